@@ -1,0 +1,189 @@
+/// @file kinematics.h
+/// Host/device kinematics of nodes, bodies and markers: position, velocity, orientation,
+/// angular velocity and the velocity Jacobians with respect to the coordinates of the
+/// underlying node (used to apply forces as Jᵀ f).
+#pragma once
+
+#include "common/kinds.h"
+#include "common/layout_records.h"
+
+namespace mbsweep {
+
+/// Kinematic state of a point (and frame) attached to a node.
+struct Kinematics {
+  Vec3 pos;    ///< global position
+  Vec3 vel;    ///< global velocity
+  Mat3 A;      ///< rotation matrix (local to global)
+  Vec3 omega;  ///< global angular velocity
+  int n;       ///< number of node coordinates the Jacobians refer to
+  int firstODE2;                    ///< global index of the first node coordinate (-1: none)
+  Real Jpos[3][kMaxNodeCoords];     ///< d vel / d q_t
+  Real Jrot[3][kMaxNodeCoords];     ///< d omega / d q_t
+};
+
+MBS_HD_INLINE void ClearJacobians(Kinematics& K) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < kMaxNodeCoords; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
+}
+
+MBS_HD_INLINE Mat3 LoadMat3(const Real* p) {
+  return Mat3{{{p[0], p[1], p[2]}, {p[3], p[4], p[5]}, {p[6], p[7], p[8]}}};
+}
+MBS_HD_INLINE Vec3 LoadVec3(const Real* p) { return Vec3{{p[0], p[1], p[2]}}; }
+
+/// Kinematics of the node's reference point.
+MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
+                                  Kinematics& K) {
+  const NodeRecord r = GetNodeRecord(L, node);
+  const Real* ref = theta + L.node[node].theta;
+  K.A = Identity3();
+  K.omega = MakeVec3(0, 0, 0);
+  K.vel = MakeVec3(0, 0, 0);
+  K.n = r.nODE2;
+  K.firstODE2 = r.ode2Begin;
+  ClearJacobians(K);
+  const Real* qn = q + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
+  const Real* vn = v + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
+  switch (static_cast<NodeKind>(L.node[node].kind)) {
+    case NodeKind::Point:
+      K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
+      K.vel = MakeVec3(vn[0], vn[1], vn[2]);
+      K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
+      break;
+    case NodeKind::Point2D:
+      K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], 0);
+      K.vel = MakeVec3(vn[0], vn[1], 0);
+      K.Jpos[0][0] = K.Jpos[1][1] = 1;
+      break;
+    case NodeKind::RigidBody2D:
+      K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], 0);
+      K.vel = MakeVec3(vn[0], vn[1], 0);
+      K.A = RotZ(ref[2] + qn[2]);
+      K.omega = MakeVec3(0, 0, vn[2]);
+      K.Jpos[0][0] = K.Jpos[1][1] = 1;
+      K.Jrot[2][2] = 1;
+      break;
+    case NodeKind::PointGround:
+      K.pos = MakeVec3(ref[0], ref[1], ref[2]);
+      K.n = 0;
+      break;
+    default:  // nodes without position (Node1D, generic nodes)
+      K.pos = MakeVec3(0, 0, 0);
+      break;
+  }
+}
+
+/// Kinematics of a body-fixed point at localPosition. Ground bodies have n = 0.
+MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                  const Vec3& lp, Kinematics& K) {
+  const Real* p = theta + L.object[obj].theta;
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
+    case ObjectKind::Ground: {
+      K.A = LoadMat3(p + 3);
+      K.pos = LoadVec3(p) + K.A * lp;
+      K.vel = MakeVec3(0, 0, 0);
+      K.omega = MakeVec3(0, 0, 0);
+      K.n = 0;
+      K.firstODE2 = -1;
+      ClearJacobians(K);
+      return;
+    }
+    case ObjectKind::MassPoint:
+    case ObjectKind::MassPoint2D:
+      NodeKinematics(L, theta, q, v, o.extra[0], K);
+      K.pos = K.pos + lp;
+      return;
+    case ObjectKind::Mass1D: {
+      const int node = o.extra[0];
+      const NodeRecord r = GetNodeRecord(L, node);
+      const Real x = theta[L.node[node].theta] + q[r.ode2Begin];
+      const Mat3 R = LoadMat3(p + 4);
+      K.A = R;
+      K.pos = LoadVec3(p + 1) + R * (MakeVec3(x, 0, 0) + lp);
+      K.vel = v[r.ode2Begin] * MakeVec3(R(0, 0), R(1, 0), R(2, 0));
+      K.omega = MakeVec3(0, 0, 0);
+      K.n = 1;
+      K.firstODE2 = r.ode2Begin;
+      ClearJacobians(K);
+      for (int i = 0; i < 3; ++i) K.Jpos[i][0] = R(i, 0);
+      return;
+    }
+    case ObjectKind::RotationalMass1D: {
+      const int node = o.extra[0];
+      const NodeRecord r = GetNodeRecord(L, node);
+      const Real phi = theta[L.node[node].theta] + q[r.ode2Begin];
+      const Mat3 R = LoadMat3(p + 4);
+      K.A = R * RotZ(phi);
+      const Vec3 rg = K.A * lp;
+      const Vec3 axis = MakeVec3(R(0, 2), R(1, 2), R(2, 2));
+      const Real w = v[r.ode2Begin];
+      K.pos = LoadVec3(p + 1) + rg;
+      K.omega = w * axis;
+      K.vel = Cross(K.omega, rg);
+      K.n = 1;
+      K.firstODE2 = r.ode2Begin;
+      ClearJacobians(K);
+      const Vec3 dv = Cross(axis, rg);
+      for (int i = 0; i < 3; ++i) {
+        K.Jpos[i][0] = dv[i];
+        K.Jrot[i][0] = axis[i];
+      }
+      return;
+    }
+    case ObjectKind::RigidBody2D: {
+      NodeKinematics(L, theta, q, v, o.extra[0], K);
+      const Vec3 rg = K.A * lp;
+      K.pos = K.pos + rg;
+      K.vel = K.vel + Cross(K.omega, rg);
+      K.Jpos[0][2] = -rg[1];
+      K.Jpos[1][2] = rg[0];
+      return;
+    }
+    default: {
+      K.pos = MakeVec3(0, 0, 0);
+      K.vel = MakeVec3(0, 0, 0);
+      K.A = Identity3();
+      K.omega = MakeVec3(0, 0, 0);
+      K.n = 0;
+      K.firstODE2 = -1;
+      ClearJacobians(K);
+      return;
+    }
+  }
+}
+
+/// Kinematics of a position/rigid marker.
+MBS_HD_INLINE void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
+                                    Kinematics& K) {
+  const MarkerRecord r = GetMarkerRecord(L, marker);
+  switch (static_cast<MarkerKind>(L.marker[marker].kind)) {
+    case MarkerKind::BodyPosition:
+    case MarkerKind::BodyRigid:
+      BodyKinematics(L, theta, q, v, r.target, LoadVec3(theta + L.marker[marker].theta), K);
+      return;
+    case MarkerKind::BodyMass:
+      BodyKinematics(L, theta, q, v, r.target, MakeVec3(0, 0, 0), K);
+      return;
+    default:
+      NodeKinematics(L, theta, q, v, r.target, K);
+      return;
+  }
+}
+
+/// Value and velocity of a coordinate marker (0 for ground coordinates).
+MBS_HD_INLINE void MarkerCoordinate(const LayoutView& L, const Real* q, const Real* v, const Real* y, int marker,
+                                    Real& value, Real& velocity) {
+  const MarkerRecord r = GetMarkerRecord(L, marker);
+  value = velocity = 0;
+  if (r.nCoords == 0) return;
+  const NodeRecord n = GetNodeRecord(L, r.node);
+  if (n.nODE2 > 0) {
+    value = q[n.ode2Begin + r.coordinate];
+    velocity = v[n.ode2Begin + r.coordinate];
+  } else if (n.nODE1 > 0) {
+    value = y[n.ode1Begin + r.coordinate];
+  }
+}
+
+}  // namespace mbsweep

@@ -1,0 +1,70 @@
+/// @file layout.h
+/// The compiled, immutable, pointer-free model structure shared read-only by every system
+/// of a batch, plus the theta vector that holds every Real parameter of the model.
+///
+/// Structure vs numbers: item kinds, item references, coordinate indices and counts live in
+/// integer arrays; all Real parameters (masses, stiffnesses, reference and initial
+/// coordinates, local positions, load values, time-function parameters, ...) live in one
+/// flat `theta` vector. A batch is one layout plus P rows of theta.
+///
+/// Integer record of each item kind (offsets into `ints`, documented per kind in
+/// layout_records.h), and Real record (offsets into theta).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/kinds.h"
+#include "common/types.h"
+
+namespace mbsweep {
+
+/// One item of the compiled structure: its kind, where its integer record starts in
+/// LayoutView::ints and where its Real parameters start in theta.
+struct ItemRec {
+  int kind;   ///< NodeKind / ObjectKind / MarkerKind / LoadKind / SensorKind as int
+  int ints;   ///< offset of the item's integer record in LayoutView::ints
+  int theta;  ///< offset of the item's first Real parameter in theta
+};
+
+/// Non-owning view of a compiled layout; valid on host or device depending on where its
+/// arrays live. Trivially copyable (passed by value to kernels).
+struct LayoutView {
+  int nODE2 = 0;   ///< number of second-order coordinates (q, q_t, q_tt)
+  int nODE1 = 0;   ///< number of first-order coordinates (y)
+  int nAE = 0;     ///< number of algebraic variables (Lagrange multipliers)
+  int nTheta = 0;  ///< length of a theta row
+  int nNodes = 0, nObjects = 0, nMarkers = 0, nLoads = 0, nSensors = 0;
+  const ItemRec* node = nullptr;    ///< [nNodes]
+  const ItemRec* object = nullptr;  ///< [nObjects]
+  const ItemRec* marker = nullptr;  ///< [nMarkers]
+  const ItemRec* load = nullptr;    ///< [nLoads]
+  const ItemRec* sensor = nullptr;  ///< [nSensors]
+  const int* ints = nullptr;        ///< integer records of all items
+  int constantMassMatrix = 1;       ///< 1 if the mass matrix does not depend on q
+  int maxLocalODE2 = 0;             ///< largest number of ODE2 coordinates of one object
+};
+
+/// Owning, host-side compiled layout.
+struct Layout {
+  int nODE2 = 0, nODE1 = 0, nAE = 0;
+  std::vector<ItemRec> nodes, objects, markers, loads, sensors;
+  std::vector<int> ints;
+  bool constantMassMatrix = true;
+  int maxLocalODE2 = 0;
+  /// Human-readable path of each theta slot, e.g. "spring.stiffness" or
+  /// "n0.initialVelocities[0]"; same length as a theta row.
+  std::vector<std::string> thetaPaths;
+  /// Names of the items (given or Exudyn-style default names node0, object3, ...).
+  std::vector<std::string> nodeNames, objectNames, markerNames, loadNames, sensorNames;
+  /// Name of the coordinate behind each AE variable's owner object (for messages).
+  std::vector<int> aeOwnerObject;
+
+  LayoutView View() const;
+  int ThetaSize() const { return static_cast<int>(thetaPaths.size()); }
+  /// Index of the theta slot with the given path; throws ValidationError naming the
+  /// closest known paths if there is none.
+  int ThetaIndex(const std::string& path) const;
+};
+
+}  // namespace mbsweep

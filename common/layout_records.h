@@ -1,0 +1,80 @@
+/// @file layout_records.h
+/// Integer-record formats of compiled items (offsets into LayoutView::ints) and their
+/// accessors for host/device code. Written by Model::Compile, read by the physics code.
+///
+/// Node record:    [nODE2, ode2Begin, nODE1, ode1Begin, nAE, aeBegin]
+///   theta:        ODE2 nodes: referenceCoordinates[n], initialCoordinates[n], initialVelocities[n]
+///                 ODE1 nodes: referenceCoordinates[n], initialCoordinates[n]
+///                 NodePointGround: referenceCoordinates[3]
+/// Object record:  [nLocalODE2, nLocalODE1, nAE, aeBegin, ltgODE2[nLocalODE2], ltgODE1[nLocalODE1], extra...]
+///   extra:        bodies: [node]; ObjectGenericODE2: [hasM, hasK, hasD, hasF];
+///                 ObjectGenericODE1: [hasA, hasB]; connectors: [marker0, marker1, activeConnector, ...]
+///   theta:        the item's Real fields in Fields() order (only given matrices/vectors)
+/// Marker record:  [target (body object or node), node (-1 if none), coordinate, nCoords]
+///   theta:        MarkerBodyPosition/MarkerBodyRigid: localPosition[3]; others none
+/// Load record:    [marker, bodyFixed, timeFunctionType, tableLength]
+///   theta:        value (1 or 3), then the time function's parameters
+/// Sensor record:  [target, outputVariableType]
+///   theta:        SensorBody: localPosition[3]; others none
+#pragma once
+
+#include "common/layout.h"
+
+namespace mbsweep {
+
+/// Decoded node record.
+struct NodeRecord {
+  int nODE2, ode2Begin, nODE1, ode1Begin, nAE, aeBegin;
+};
+MBS_HD_INLINE NodeRecord GetNodeRecord(const LayoutView& L, int i) {
+  const int* r = L.ints + L.node[i].ints;
+  return NodeRecord{r[0], r[1], r[2], r[3], r[4], r[5]};
+}
+
+/// Decoded object record.
+struct ObjectRecord {
+  int nLocalODE2, nLocalODE1, nAE, aeBegin;
+  const int* ltgODE2;  ///< global ODE2 index of each local ODE2 coordinate
+  const int* ltgODE1;  ///< global ODE1 index of each local ODE1 coordinate
+  const int* extra;    ///< kind-specific integers
+};
+MBS_HD_INLINE ObjectRecord GetObjectRecord(const LayoutView& L, int i) {
+  const int* r = L.ints + L.object[i].ints;
+  return ObjectRecord{r[0], r[1], r[2], r[3], r + 4, r + 4 + r[0], r + 4 + r[0] + r[1]};
+}
+/// Length of an object record header before `extra`.
+constexpr int kObjectRecordHeader = 4;
+
+/// Decoded marker record.
+struct MarkerRecord {
+  int target, node, coordinate, nCoords;
+};
+MBS_HD_INLINE MarkerRecord GetMarkerRecord(const LayoutView& L, int i) {
+  const int* r = L.ints + L.marker[i].ints;
+  return MarkerRecord{r[0], r[1], r[2], r[3]};
+}
+
+/// Decoded load record.
+struct LoadRecord {
+  int marker, bodyFixed, timeFunctionType, tableLength;
+};
+MBS_HD_INLINE LoadRecord GetLoadRecord(const LayoutView& L, int i) {
+  const int* r = L.ints + L.load[i].ints;
+  return LoadRecord{r[0], r[1], r[2], r[3]};
+}
+
+/// Decoded sensor record.
+struct SensorRecord {
+  int target, outputVariableType;
+};
+MBS_HD_INLINE SensorRecord GetSensorRecord(const LayoutView& L, int i) {
+  const int* r = L.ints + L.sensor[i].ints;
+  return SensorRecord{r[0], r[1]};
+}
+
+/// Largest number of coordinates of a node with position/orientation (rigid EP node).
+constexpr int kMaxNodeCoords = 7;
+/// Largest number of local ODE2 coordinates of a connector/joint (two rigid EP nodes).
+constexpr int kMaxConnectorCoords = 2 * kMaxNodeCoords;
+
+}  // namespace mbsweep

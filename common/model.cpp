@@ -1,0 +1,847 @@
+#include "common/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <type_traits>
+
+#include "common/layout_records.h"
+
+namespace mbsweep {
+
+namespace {
+
+template <class T> struct always_false : std::false_type {};
+template <class T, class = void> struct HasNodeNumber : std::false_type {};
+template <class T> struct HasNodeNumber<T, std::void_t<decltype(std::declval<T>().nodeNumber)>> : std::true_type {};
+
+template <class Item> std::string TypeNameOf(const Item& v) {
+  return std::visit([](const auto& x) { return std::string(std::decay_t<decltype(x)>::typeName); }, v);
+}
+template <class Item> std::string GivenName(const Item& v) {
+  return std::visit([](const auto& x) { return x.name; }, v);
+}
+
+std::string Describe(const std::string& type, const std::string& name, const char* category, int index) {
+  return type + " '" + name + "' (" + category + " " + std::to_string(index) + ")";
+}
+
+// ---------------------------------------------------------------------------------------
+// Field rules: every Real/index field is checked against its rule.
+// ---------------------------------------------------------------------------------------
+struct FieldValidator {
+  std::string desc;
+  const Model& model;
+
+  [[noreturn]] void Fail(const std::string& field, const std::string& msg) const {
+    throw ValidationError(desc + ": " + field + " " + msg);
+  }
+  void CheckReal(const std::string& field, Real x, Rule r) const {
+    if (!SatisfiesRule(x, r))
+      Fail(field, "= " + FormatReal(x) + " violates " + RuleName(r) + " (" + RuleCondition(r) + ")");
+  }
+  void operator()(const char* n, Real& x, Rule r) { CheckReal(n, x, r); }
+  template <size_t N> void operator()(const char* n, std::array<Real, N>& a, Rule r) {
+    for (size_t i = 0; i < N; ++i) CheckReal(std::string(n) + "[" + std::to_string(i) + "]", a[i], r);
+  }
+  void operator()(const char* n, Vector& a, Rule r) {
+    for (size_t i = 0; i < a.size(); ++i) CheckReal(std::string(n) + "[" + std::to_string(i) + "]", a[i], r);
+  }
+  void operator()(const char* n, Matrix3D& m) {
+    for (int i = 0; i < 9; ++i)
+      CheckReal(std::string(n) + "[" + std::to_string(i / 3) + "][" + std::to_string(i % 3) + "]", m.data[i], Rule::Real);
+  }
+  void operator()(const char* n, Matrix6D& m) {
+    for (int i = 0; i < 36; ++i)
+      CheckReal(std::string(n) + "[" + std::to_string(i / 6) + "][" + std::to_string(i % 6) + "]", m.data[i], Rule::Real);
+  }
+  void operator()(const char* n, Matrix& m) {
+    if (m.rows < 0 || m.cols < 0 || static_cast<size_t>(m.rows) * static_cast<size_t>(m.cols) != m.data.size())
+      Fail(n, "has " + std::to_string(m.data.size()) + " entries, which does not match its size " +
+                  std::to_string(m.rows) + "x" + std::to_string(m.cols) + " (Matrix)");
+    for (size_t i = 0; i < m.data.size(); ++i)
+      CheckReal(std::string(n) + "[" + std::to_string(i / static_cast<size_t>(std::max(m.cols, 1))) + "][" +
+                    std::to_string(i % static_cast<size_t>(std::max(m.cols, 1))) + "]",
+                m.data[i], Rule::Real);
+  }
+  void operator()(const char* n, TimeFunction& f) {
+    const std::string p = std::string(n) + ".";
+    switch (f.type) {
+      case TimeFunctionType::Constant: break;
+      case TimeFunctionType::Harmonic:
+        CheckReal(p + "amplitude", f.amplitude, Rule::Real);
+        CheckReal(p + "angularFrequency", f.angularFrequency, Rule::Real);
+        CheckReal(p + "phase", f.phase, Rule::Real);
+        CheckReal(p + "offset", f.offset, Rule::Real);
+        break;
+      case TimeFunctionType::Sweep:
+        CheckReal(p + "amplitude", f.amplitude, Rule::Real);
+        CheckReal(p + "startFrequency", f.startFrequency, Rule::UReal);
+        CheckReal(p + "endFrequency", f.endFrequency, Rule::UReal);
+        CheckReal(p + "duration", f.duration, Rule::PReal);
+        break;
+      case TimeFunctionType::Ramp:
+        CheckReal(p + "startTime", f.startTime, Rule::Real);
+        CheckReal(p + "endTime", f.endTime, Rule::Real);
+        CheckReal(p + "startValue", f.startValue, Rule::Real);
+        CheckReal(p + "endValue", f.endValue, Rule::Real);
+        if (f.endTime < f.startTime)
+          Fail(p + "endTime", "= " + FormatReal(f.endTime) + " must be >= startTime = " + FormatReal(f.startTime));
+        break;
+      case TimeFunctionType::Table:
+        if (f.times.empty() || f.times.size() != f.values.size())
+          Fail(p + "times", "and values must be non-empty and of equal length (got " + std::to_string(f.times.size()) +
+                                " and " + std::to_string(f.values.size()) + ")");
+        for (size_t i = 0; i < f.times.size(); ++i) {
+          CheckReal(p + "times[" + std::to_string(i) + "]", f.times[i], Rule::Real);
+          CheckReal(p + "values[" + std::to_string(i) + "]", f.values[i], Rule::Real);
+          if (i > 0 && !(f.times[i] > f.times[i - 1]))
+            Fail(p + "times[" + std::to_string(i) + "]",
+                 "= " + FormatReal(f.times[i]) + " must be greater than times[" + std::to_string(i - 1) + "]");
+        }
+        break;
+    }
+  }
+  void operator()(const char*, bool&) {}
+  void operator()(const char*, std::string&) {}
+  void operator()(const char* n, OutputVariableType& t) {
+    if (static_cast<int>(t) < 0 || t >= OutputVariableType::Count)
+      Fail(n, "= " + std::to_string(static_cast<int>(t)) + " is not an OutputVariableType");
+  }
+  void operator()(const char* n, int& x, Rule r) { CheckReal(n, x, r); }
+  void CheckIndex(const std::string& field, int v, size_t count, const char* typeName, const char* plural) const {
+    if (v < 0 || static_cast<size_t>(v) >= count)
+      Fail(field, "= " + std::to_string(v) + " is not a valid " + typeName + " (the model has " + std::to_string(count) +
+                      " " + plural + ")");
+  }
+  void operator()(const char* n, NodeIndex& i) { CheckIndex(n, i.value, model.Nodes().size(), "NodeIndex", "nodes"); }
+  void operator()(const char* n, ObjectIndex& i) {
+    CheckIndex(n, i.value, model.Objects().size(), "ObjectIndex", "objects");
+  }
+  void operator()(const char* n, MarkerIndex& i) {
+    CheckIndex(n, i.value, model.Markers().size(), "MarkerIndex", "markers");
+  }
+  void operator()(const char* n, LoadIndex& i) { CheckIndex(n, i.value, model.Loads().size(), "LoadIndex", "loads"); }
+  void operator()(const char* n, std::vector<NodeIndex>& v) {
+    if (v.empty()) Fail(n, "must not be empty");
+    for (size_t k = 0; k < v.size(); ++k)
+      CheckIndex(std::string(n) + "[" + std::to_string(k) + "]", v[k].value, model.Nodes().size(), "NodeIndex", "nodes");
+  }
+  void operator()(const char* n, std::array<MarkerIndex, 2>& v) {
+    for (size_t k = 0; k < 2; ++k)
+      CheckIndex(std::string(n) + "[" + std::to_string(k) + "]", v[k].value, model.Markers().size(), "MarkerIndex",
+                 "markers");
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Theta builder: appends every Real field with its path.
+// ---------------------------------------------------------------------------------------
+struct ThetaBuilder {
+  std::string prefix;  // "itemName."
+  std::vector<Real>* values;
+  std::vector<std::string>* paths;
+
+  void Add(const std::string& path, Real x) {
+    if (values) values->push_back(x);
+    if (paths) paths->push_back(prefix + path);
+  }
+  void operator()(const char* n, Real& x, Rule) { Add(n, x); }
+  template <size_t N> void operator()(const char* n, std::array<Real, N>& a, Rule) {
+    for (size_t i = 0; i < N; ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i]);
+  }
+  void operator()(const char* n, Vector& a, Rule) {
+    for (size_t i = 0; i < a.size(); ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i]);
+  }
+  void AddMatrix(const char* n, const Real* d, int rows, int cols) {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j)
+        Add(std::string(n) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]", d[i * cols + j]);
+  }
+  void operator()(const char* n, Matrix3D& m) { AddMatrix(n, m.data.data(), 3, 3); }
+  void operator()(const char* n, Matrix6D& m) { AddMatrix(n, m.data.data(), 6, 6); }
+  void operator()(const char* n, Matrix& m) { AddMatrix(n, m.data.data(), m.rows, m.cols); }
+  void operator()(const char* n, TimeFunction& f) {
+    const std::string p = std::string(n) + ".";
+    switch (f.type) {
+      case TimeFunctionType::Constant: break;
+      case TimeFunctionType::Harmonic:
+        Add(p + "amplitude", f.amplitude);
+        Add(p + "angularFrequency", f.angularFrequency);
+        Add(p + "phase", f.phase);
+        Add(p + "offset", f.offset);
+        break;
+      case TimeFunctionType::Sweep:
+        Add(p + "amplitude", f.amplitude);
+        Add(p + "startFrequency", f.startFrequency);
+        Add(p + "endFrequency", f.endFrequency);
+        Add(p + "duration", f.duration);
+        break;
+      case TimeFunctionType::Ramp:
+        Add(p + "startTime", f.startTime);
+        Add(p + "endTime", f.endTime);
+        Add(p + "startValue", f.startValue);
+        Add(p + "endValue", f.endValue);
+        break;
+      case TimeFunctionType::Table:
+        for (size_t i = 0; i < f.times.size(); ++i) Add(p + "times[" + std::to_string(i) + "]", f.times[i]);
+        for (size_t i = 0; i < f.values.size(); ++i) Add(p + "values[" + std::to_string(i) + "]", f.values[i]);
+        break;
+    }
+  }
+  template <class T> void operator()(const char*, T&) {}
+  template <class T> void operator()(const char*, T&, Rule) {}
+};
+
+template <class Item> void AppendTheta(Item item, const std::string& name, std::vector<Real>* values,
+                                       std::vector<std::string>* paths) {
+  ThetaBuilder b{name + ".", values, paths};
+  std::visit([&](auto& x) { x.Fields(b); }, item);
+}
+
+// ----------------------------------- capabilities ---------------------------------------
+bool NodeHasPosition(NodeKind k) {
+  return k == NodeKind::Point || k == NodeKind::Point2D || k == NodeKind::RigidBody2D || k == NodeKind::PointGround ||
+         k == NodeKind::RigidBodyEP || k == NodeKind::RigidBodyRxyz;
+}
+bool NodeHasOrientation(NodeKind k) {
+  return k == NodeKind::RigidBody2D || k == NodeKind::RigidBodyEP || k == NodeKind::RigidBodyRxyz;
+}
+bool IsBody(ObjectKind k) {
+  return k == ObjectKind::Ground || k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D ||
+         k == ObjectKind::Mass1D || k == ObjectKind::RotationalMass1D || k == ObjectKind::RigidBody2D ||
+         k == ObjectKind::RigidBody;
+}
+bool BodyHasOrientation(ObjectKind k) {
+  return k == ObjectKind::Ground || k == ObjectKind::Mass1D || k == ObjectKind::RotationalMass1D ||
+         k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
+}
+bool BodyHasMass(ObjectKind k) {
+  return k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
+         k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
+}
+bool MarkerHasPosition(MarkerKind k) {
+  return k == MarkerKind::BodyPosition || k == MarkerKind::BodyRigid || k == MarkerKind::NodePosition ||
+         k == MarkerKind::NodeRigid;
+}
+bool MarkerHasOrientation(MarkerKind k) { return k == MarkerKind::BodyRigid || k == MarkerKind::NodeRigid; }
+
+using OVT = OutputVariableType;
+std::vector<OVT> NodeOutputs(NodeKind k) {
+  switch (k) {
+    case NodeKind::Point:
+    case NodeKind::Point2D:
+      return {OVT::Position, OVT::Displacement, OVT::Velocity, OVT::Acceleration, OVT::Coordinates,
+              OVT::Coordinates_t, OVT::Coordinates_tt, OVT::CoordinatesTotal};
+    case NodeKind::RigidBody2D:
+    case NodeKind::RigidBodyEP:
+    case NodeKind::RigidBodyRxyz:
+      return {OVT::Position,        OVT::Displacement,   OVT::Velocity,          OVT::Acceleration,
+              OVT::Coordinates,     OVT::Coordinates_t,  OVT::Coordinates_tt,    OVT::CoordinatesTotal,
+              OVT::RotationMatrix,  OVT::Rotation,       OVT::AngularVelocity,   OVT::AngularVelocityLocal,
+              OVT::AngularAcceleration};
+    case NodeKind::Node1D:
+    case NodeKind::GenericODE2:
+      return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt, OVT::CoordinatesTotal};
+    case NodeKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t, OVT::CoordinatesTotal};
+    case NodeKind::PointGround: return {OVT::Position};
+    default: return {};
+  }
+}
+std::vector<OVT> BodyOutputs(ObjectKind k) {
+  std::vector<OVT> v{OVT::Position, OVT::Displacement, OVT::Velocity, OVT::Acceleration};
+  if (BodyHasOrientation(k) && k != ObjectKind::Ground && k != ObjectKind::Mass1D)
+    v.insert(v.end(), {OVT::RotationMatrix, OVT::Rotation, OVT::AngularVelocity, OVT::AngularVelocityLocal,
+                       OVT::AngularAcceleration});
+  if (k == ObjectKind::Ground || k == ObjectKind::Mass1D) v.push_back(OVT::RotationMatrix);
+  return v;
+}
+std::vector<OVT> ObjectOutputs(ObjectKind k) {
+  switch (k) {
+    case ObjectKind::ConnectorSpringDamper:
+      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ForceLocal};
+    case ObjectKind::ConnectorCartesianSpringDamper:
+      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force};
+    case ObjectKind::ConnectorCoordinateSpringDamper: return {OVT::Displacement, OVT::Velocity, OVT::Force};
+    case ObjectKind::ConnectorGravity: return {OVT::Distance, OVT::Displacement, OVT::Force};
+    case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
+    case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
+    default: return {};
+  }
+}
+std::vector<OVT> MarkerOutputs(MarkerKind k) {
+  if (k == MarkerKind::NodeCoordinate) return {OVT::Coordinates, OVT::Coordinates_t};
+  if (k == MarkerKind::BodyMass) return {OVT::Position};
+  std::vector<OVT> v{OVT::Position, OVT::Velocity};
+  if (MarkerHasOrientation(k)) v.insert(v.end(), {OVT::RotationMatrix, OVT::AngularVelocity, OVT::AngularVelocityLocal});
+  return v;
+}
+
+std::string OutputList(const std::vector<OVT>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += std::string(i ? ", " : "") + OutputVariableTypeName(v[i]);
+  return s.empty() ? "none" : s;
+}
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+// --------------------------------------- kinds -----------------------------------------
+NodeKind KindOf(const NodeItem& n) {
+  return std::visit(
+      [](const auto& x) -> NodeKind {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, NodePoint>) return NodeKind::Point;
+        else if constexpr (std::is_same_v<T, NodePoint2D>) return NodeKind::Point2D;
+        else if constexpr (std::is_same_v<T, NodeRigidBody2D>) return NodeKind::RigidBody2D;
+        else if constexpr (std::is_same_v<T, Node1D>) return NodeKind::Node1D;
+        else if constexpr (std::is_same_v<T, NodeGenericODE2>) return NodeKind::GenericODE2;
+        else if constexpr (std::is_same_v<T, NodeGenericODE1>) return NodeKind::GenericODE1;
+        else if constexpr (std::is_same_v<T, NodePointGround>) return NodeKind::PointGround;
+        else static_assert(always_false<T>::value, "unhandled node type");
+      },
+      n);
+}
+ObjectKind KindOf(const ObjectItem& o) {
+  return std::visit(
+      [](const auto& x) -> ObjectKind {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, ObjectGround>) return ObjectKind::Ground;
+        else if constexpr (std::is_same_v<T, ObjectMassPoint>) return ObjectKind::MassPoint;
+        else if constexpr (std::is_same_v<T, ObjectMassPoint2D>) return ObjectKind::MassPoint2D;
+        else if constexpr (std::is_same_v<T, ObjectMass1D>) return ObjectKind::Mass1D;
+        else if constexpr (std::is_same_v<T, ObjectRotationalMass1D>) return ObjectKind::RotationalMass1D;
+        else if constexpr (std::is_same_v<T, ObjectRigidBody2D>) return ObjectKind::RigidBody2D;
+        else if constexpr (std::is_same_v<T, ObjectGenericODE2>) return ObjectKind::GenericODE2;
+        else if constexpr (std::is_same_v<T, ObjectGenericODE1>) return ObjectKind::GenericODE1;
+        else if constexpr (std::is_same_v<T, ObjectConnectorSpringDamper>) return ObjectKind::ConnectorSpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper>)
+          return ObjectKind::ConnectorCoordinateSpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectConnectorCartesianSpringDamper>)
+          return ObjectKind::ConnectorCartesianSpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectConnectorGravity>) return ObjectKind::ConnectorGravity;
+        else static_assert(always_false<T>::value, "unhandled object type");
+      },
+      o);
+}
+MarkerKind KindOf(const MarkerItem& m) {
+  return std::visit(
+      [](const auto& x) -> MarkerKind {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, MarkerBodyPosition>) return MarkerKind::BodyPosition;
+        else if constexpr (std::is_same_v<T, MarkerBodyRigid>) return MarkerKind::BodyRigid;
+        else if constexpr (std::is_same_v<T, MarkerBodyMass>) return MarkerKind::BodyMass;
+        else if constexpr (std::is_same_v<T, MarkerNodePosition>) return MarkerKind::NodePosition;
+        else if constexpr (std::is_same_v<T, MarkerNodeRigid>) return MarkerKind::NodeRigid;
+        else if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) return MarkerKind::NodeCoordinate;
+        else static_assert(always_false<T>::value, "unhandled marker type");
+      },
+      m);
+}
+LoadKind KindOf(const LoadItem& l) {
+  return std::visit(
+      [](const auto& x) -> LoadKind {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, LoadCoordinate>) return LoadKind::Coordinate;
+        else if constexpr (std::is_same_v<T, LoadForceVector>) return LoadKind::ForceVector;
+        else if constexpr (std::is_same_v<T, LoadTorqueVector>) return LoadKind::TorqueVector;
+        else if constexpr (std::is_same_v<T, LoadMassProportional>) return LoadKind::MassProportional;
+        else static_assert(always_false<T>::value, "unhandled load type");
+      },
+      l);
+}
+SensorKind KindOf(const SensorItem& s) {
+  return std::visit(
+      [](const auto& x) -> SensorKind {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, SensorNode>) return SensorKind::Node;
+        else if constexpr (std::is_same_v<T, SensorBody>) return SensorKind::Body;
+        else if constexpr (std::is_same_v<T, SensorObject>) return SensorKind::Object;
+        else if constexpr (std::is_same_v<T, SensorMarker>) return SensorKind::Marker;
+        else if constexpr (std::is_same_v<T, SensorLoad>) return SensorKind::Load;
+        else static_assert(always_false<T>::value, "unhandled sensor type");
+      },
+      s);
+}
+
+int NodeODE2Count(const NodeItem& n) {
+  switch (KindOf(n)) {
+    case NodeKind::Point: return 3;
+    case NodeKind::Point2D: return 2;
+    case NodeKind::RigidBody2D: return 3;
+    case NodeKind::Node1D: return 1;
+    case NodeKind::GenericODE2: return std::get<NodeGenericODE2>(n).numberOfODE2Coordinates;
+    case NodeKind::RigidBodyEP: return 7;
+    case NodeKind::RigidBodyRxyz: return 6;
+    default: return 0;
+  }
+}
+int NodeODE1Count(const NodeItem& n) {
+  return KindOf(n) == NodeKind::GenericODE1 ? std::get<NodeGenericODE1>(n).numberOfODE1Coordinates : 0;
+}
+
+// --------------------------------------- names -----------------------------------------
+std::string Model::NodeName(int i) const {
+  const auto n = GivenName(nodes_.at(static_cast<size_t>(i)));
+  return n.empty() ? "node" + std::to_string(i) : n;
+}
+std::string Model::ObjectName(int i) const {
+  const auto n = GivenName(objects_.at(static_cast<size_t>(i)));
+  return n.empty() ? "object" + std::to_string(i) : n;
+}
+std::string Model::MarkerName(int i) const {
+  const auto n = GivenName(markers_.at(static_cast<size_t>(i)));
+  return n.empty() ? "marker" + std::to_string(i) : n;
+}
+std::string Model::LoadName(int i) const {
+  const auto n = GivenName(loads_.at(static_cast<size_t>(i)));
+  return n.empty() ? "load" + std::to_string(i) : n;
+}
+std::string Model::SensorName(int i) const {
+  const auto n = GivenName(sensors_.at(static_cast<size_t>(i)));
+  return n.empty() ? "sensor" + std::to_string(i) : n;
+}
+
+// ------------------------------------- AddNode ------------------------------------------
+NodeIndex Model::AddNode(NodeItem item) {
+  const int idx = static_cast<int>(nodes_.size());
+  const std::string given = GivenName(item);
+  const std::string desc = Describe(TypeNameOf(item), given.empty() ? "node" + std::to_string(idx) : given, "node", idx);
+  FieldValidator v{desc, *this};
+  std::visit([&](auto& x) { x.Fields(v); }, item);
+  auto checkLen = [&](const char* field, size_t len, size_t n, const char* countField) {
+    if (len != n)
+      v.Fail(field, "has length " + std::to_string(len) + " but " + countField + " = " + std::to_string(n));
+  };
+  if (auto* g = std::get_if<NodeGenericODE2>(&item)) {
+    const size_t n = static_cast<size_t>(g->numberOfODE2Coordinates);
+    if (g->referenceCoordinates.empty()) g->referenceCoordinates.assign(n, 0.);
+    if (g->initialCoordinates.empty()) g->initialCoordinates.assign(n, 0.);
+    if (g->initialCoordinates_t.empty()) g->initialCoordinates_t.assign(n, 0.);
+    checkLen("referenceCoordinates", g->referenceCoordinates.size(), n, "numberOfODE2Coordinates");
+    checkLen("initialCoordinates", g->initialCoordinates.size(), n, "numberOfODE2Coordinates");
+    checkLen("initialCoordinates_t", g->initialCoordinates_t.size(), n, "numberOfODE2Coordinates");
+  }
+  if (auto* g = std::get_if<NodeGenericODE1>(&item)) {
+    const size_t n = static_cast<size_t>(g->numberOfODE1Coordinates);
+    if (g->referenceCoordinates.empty()) g->referenceCoordinates.assign(n, 0.);
+    if (g->initialCoordinates.empty()) g->initialCoordinates.assign(n, 0.);
+    checkLen("referenceCoordinates", g->referenceCoordinates.size(), n, "numberOfODE1Coordinates");
+    checkLen("initialCoordinates", g->initialCoordinates.size(), n, "numberOfODE1Coordinates");
+  }
+  nodes_.push_back(std::move(item));
+  return NodeIndex(idx);
+}
+
+// ------------------------------------ AddObject -----------------------------------------
+ObjectIndex Model::AddObject(ObjectItem item) {
+  const int idx = static_cast<int>(objects_.size());
+  const std::string given = GivenName(item);
+  const std::string type = TypeNameOf(item);
+  const std::string desc = Describe(type, given.empty() ? "object" + std::to_string(idx) : given, "object", idx);
+  FieldValidator v{desc, *this};
+  std::visit([&](auto& x) { x.Fields(v); }, item);
+
+  auto requireNode = [&](const char* field, NodeIndex n, std::initializer_list<NodeKind> kinds, const char* what) {
+    const NodeKind k = KindOf(nodes_[static_cast<size_t>(n.value)]);
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      v.Fail(field, "= " + std::to_string(n.value) + " refers to " + TypeNameOf(nodes_[static_cast<size_t>(n.value)]) +
+                        " '" + NodeName(n.value) + "', but " + type + " requires " + what);
+  };
+  auto requireMarkers = [&](const std::array<MarkerIndex, 2>& m, bool position, bool coordinate) {
+    for (int k = 0; k < 2; ++k) {
+      const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
+      const bool ok = (position && MarkerHasPosition(mk)) || (coordinate && mk == MarkerKind::NodeCoordinate);
+      if (!ok)
+        v.Fail("markerNumbers[" + std::to_string(k) + "]",
+               "= " + std::to_string(m[static_cast<size_t>(k)].value) + " refers to " +
+                   TypeNameOf(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]) + " '" +
+                   MarkerName(m[static_cast<size_t>(k)].value) + "', but " + type + " requires a " +
+                   (position ? "Position" : "Coordinate") + " marker");
+    }
+    if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
+  };
+
+  std::visit(
+      [&](auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, ObjectMassPoint>) requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point}, "a NodePoint");
+        else if constexpr (std::is_same_v<T, ObjectMassPoint2D>)
+          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point2D}, "a NodePoint2D");
+        else if constexpr (std::is_same_v<T, ObjectMass1D> || std::is_same_v<T, ObjectRotationalMass1D>)
+          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Node1D}, "a Node1D");
+        else if constexpr (std::is_same_v<T, ObjectRigidBody2D>)
+          requireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBody2D}, "a NodeRigidBody2D");
+        else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
+          int n = 0;
+          for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
+            const auto& nd = nodes_[static_cast<size_t>(x.nodeNumbers[k].value)];
+            if (NodeODE2Count(nd) == 0)
+              v.Fail("nodeNumbers[" + std::to_string(k) + "]",
+                     "= " + std::to_string(x.nodeNumbers[k].value) + " refers to " + TypeNameOf(nd) + " '" +
+                         NodeName(x.nodeNumbers[k].value) + "', but " + type + " requires nodes with ODE2 coordinates");
+            n += NodeODE2Count(nd);
+          }
+          auto checkMat = [&](const char* f, const Matrix& m) {
+            if (!m.data.empty() && (m.rows != n || m.cols != n))
+              v.Fail(f, "is " + std::to_string(m.rows) + "x" + std::to_string(m.cols) + " but the nodes have " +
+                            std::to_string(n) + " ODE2 coordinates");
+          };
+          checkMat("massMatrix", x.massMatrix);
+          checkMat("stiffnessMatrix", x.stiffnessMatrix);
+          checkMat("dampingMatrix", x.dampingMatrix);
+          if (!x.forceVector.empty() && static_cast<int>(x.forceVector.size()) != n)
+            v.Fail("forceVector", "has length " + std::to_string(x.forceVector.size()) + " but the nodes have " +
+                                      std::to_string(n) + " ODE2 coordinates");
+        } else if constexpr (std::is_same_v<T, ObjectGenericODE1>) {
+          int n = 0;
+          for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
+            requireNode(("nodeNumbers[" + std::to_string(k) + "]").c_str(), x.nodeNumbers[k], {NodeKind::GenericODE1},
+                        "a NodeGenericODE1");
+            n += NodeODE1Count(nodes_[static_cast<size_t>(x.nodeNumbers[k].value)]);
+          }
+          if (!x.systemMatrix.data.empty() && (x.systemMatrix.rows != n || x.systemMatrix.cols != n))
+            v.Fail("systemMatrix", "is " + std::to_string(x.systemMatrix.rows) + "x" + std::to_string(x.systemMatrix.cols) +
+                                       " but the nodes have " + std::to_string(n) + " ODE1 coordinates");
+          if (!x.rhsVector.empty() && static_cast<int>(x.rhsVector.size()) != n)
+            v.Fail("rhsVector", "has length " + std::to_string(x.rhsVector.size()) + " but the nodes have " +
+                                    std::to_string(n) + " ODE1 coordinates");
+        } else if constexpr (std::is_same_v<T, ObjectConnectorSpringDamper> ||
+                             std::is_same_v<T, ObjectConnectorCartesianSpringDamper> ||
+                             std::is_same_v<T, ObjectConnectorGravity>)
+          requireMarkers(x.markerNumbers, true, false);
+        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper>)
+          requireMarkers(x.markerNumbers, false, true);
+      },
+      item);
+  objects_.push_back(std::move(item));
+  return ObjectIndex(idx);
+}
+
+// ------------------------------------ AddMarker -----------------------------------------
+MarkerIndex Model::AddMarker(MarkerItem item) {
+  const int idx = static_cast<int>(markers_.size());
+  const std::string given = GivenName(item);
+  const std::string type = TypeNameOf(item);
+  const std::string desc = Describe(type, given.empty() ? "marker" + std::to_string(idx) : given, "marker", idx);
+  FieldValidator v{desc, *this};
+  std::visit([&](auto& x) { x.Fields(v); }, item);
+  const MarkerKind mk = KindOf(item);
+  std::visit(
+      [&](auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, MarkerBodyPosition> || std::is_same_v<T, MarkerBodyRigid> ||
+                      std::is_same_v<T, MarkerBodyMass>) {
+          const auto& ob = objects_[static_cast<size_t>(x.bodyNumber.value)];
+          const ObjectKind ok = KindOf(ob);
+          const char* need = nullptr;
+          if (!IsBody(ok)) need = "a body";
+          else if (mk == MarkerKind::BodyRigid && !BodyHasOrientation(ok)) need = "a body with orientation";
+          else if (mk == MarkerKind::BodyMass && !BodyHasMass(ok)) need = "a body with mass";
+          if (need)
+            v.Fail("bodyNumber", "= " + std::to_string(x.bodyNumber.value) + " refers to " + TypeNameOf(ob) + " '" +
+                                     ObjectName(x.bodyNumber.value) + "', but " + type + " requires " + need);
+        } else {
+          const auto& nd = nodes_[static_cast<size_t>(x.nodeNumber.value)];
+          const NodeKind nk = KindOf(nd);
+          std::string need;
+          if (mk == MarkerKind::NodePosition && !NodeHasPosition(nk)) need = "a node with a position";
+          if (mk == MarkerKind::NodeRigid && !NodeHasOrientation(nk)) need = "a rigid-body node";
+          if (!need.empty())
+            v.Fail("nodeNumber", "= " + std::to_string(x.nodeNumber.value) + " refers to " + TypeNameOf(nd) + " '" +
+                                     NodeName(x.nodeNumber.value) + "', but " + type + " requires " + need);
+          if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) {
+            const int n = nk == NodeKind::PointGround ? 3 : std::max(NodeODE2Count(nd), NodeODE1Count(nd));
+            if (x.coordinate >= n)
+              v.Fail("coordinate", "= " + std::to_string(x.coordinate) + " is out of range: " + TypeNameOf(nd) + " '" +
+                                       NodeName(x.nodeNumber.value) + "' has " + std::to_string(n) + " coordinates");
+          }
+        }
+      },
+      item);
+  markers_.push_back(std::move(item));
+  return MarkerIndex(idx);
+}
+
+// -------------------------------------- AddLoad -----------------------------------------
+LoadIndex Model::AddLoad(LoadItem item) {
+  const int idx = static_cast<int>(loads_.size());
+  const std::string given = GivenName(item);
+  const std::string type = TypeNameOf(item);
+  const std::string desc = Describe(type, given.empty() ? "load" + std::to_string(idx) : given, "load", idx);
+  FieldValidator v{desc, *this};
+  std::visit([&](auto& x) { x.Fields(v); }, item);
+  const LoadKind lk = KindOf(item);
+  const int m = std::visit([](const auto& x) { return x.markerNumber.value; }, item);
+  const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m)]);
+  const char* need = nullptr;
+  if (lk == LoadKind::Coordinate && mk != MarkerKind::NodeCoordinate) need = "a Coordinate marker (MarkerNodeCoordinate)";
+  if (lk == LoadKind::ForceVector && !MarkerHasPosition(mk)) need = "a Position marker";
+  if (lk == LoadKind::TorqueVector && !MarkerHasOrientation(mk)) need = "an Orientation marker";
+  if (lk == LoadKind::MassProportional && mk != MarkerKind::BodyMass) need = "a BodyMass marker (MarkerBodyMass)";
+  if (need)
+    v.Fail("markerNumber", "= " + std::to_string(m) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(m)]) +
+                               " '" + MarkerName(m) + "', but " + type + " requires " + need);
+  loads_.push_back(std::move(item));
+  return LoadIndex(idx);
+}
+
+// ------------------------------------- AddSensor ----------------------------------------
+SensorIndex Model::AddSensor(SensorItem item) {
+  const int idx = static_cast<int>(sensors_.size());
+  const std::string given = GivenName(item);
+  const std::string type = TypeNameOf(item);
+  const std::string desc = Describe(type, given.empty() ? "sensor" + std::to_string(idx) : given, "sensor", idx);
+  FieldValidator v{desc, *this};
+  std::visit([&](auto& x) { x.Fields(v); }, item);
+  std::visit(
+      [&](auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        std::vector<OVT> allowed;
+        std::string target;
+        if constexpr (std::is_same_v<T, SensorNode>) {
+          allowed = NodeOutputs(KindOf(nodes_[static_cast<size_t>(x.nodeNumber.value)]));
+          target = TypeNameOf(nodes_[static_cast<size_t>(x.nodeNumber.value)]) + " '" + NodeName(x.nodeNumber.value) + "'";
+        } else if constexpr (std::is_same_v<T, SensorBody>) {
+          const auto& ob = objects_[static_cast<size_t>(x.bodyNumber.value)];
+          if (!IsBody(KindOf(ob)))
+            v.Fail("bodyNumber", "= " + std::to_string(x.bodyNumber.value) + " refers to " + TypeNameOf(ob) + " '" +
+                                     ObjectName(x.bodyNumber.value) + "', but SensorBody requires a body");
+          allowed = BodyOutputs(KindOf(ob));
+          target = TypeNameOf(ob) + " '" + ObjectName(x.bodyNumber.value) + "'";
+        } else if constexpr (std::is_same_v<T, SensorObject>) {
+          const auto& ob = objects_[static_cast<size_t>(x.objectNumber.value)];
+          allowed = ObjectOutputs(KindOf(ob));
+          target = TypeNameOf(ob) + " '" + ObjectName(x.objectNumber.value) + "'";
+        } else if constexpr (std::is_same_v<T, SensorMarker>) {
+          allowed = MarkerOutputs(KindOf(markers_[static_cast<size_t>(x.markerNumber.value)]));
+          target = TypeNameOf(markers_[static_cast<size_t>(x.markerNumber.value)]) + " '" +
+                   MarkerName(x.markerNumber.value) + "'";
+        }
+        if constexpr (!std::is_same_v<T, SensorLoad>) {
+          if (std::find(allowed.begin(), allowed.end(), x.outputVariableType) == allowed.end())
+            v.Fail("outputVariableType", std::string("= ") + OutputVariableTypeName(x.outputVariableType) +
+                                             " cannot be computed by " + target + "; available: " + OutputList(allowed));
+        }
+      },
+      item);
+  sensors_.push_back(std::move(item));
+  return SensorIndex(idx);
+}
+
+// -------------------------------------- Compile -----------------------------------------
+Layout Model::Compile() const {
+  Layout L;
+  std::vector<int>& ints = L.ints;
+  std::vector<std::string>& paths = L.thetaPaths;
+  auto thetaNow = [&] { return static_cast<int>(paths.size()); };
+
+  // nodes: coordinates
+  std::vector<NodeRecord> nrec(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const int n2 = NodeODE2Count(nodes_[i]), n1 = NodeODE1Count(nodes_[i]);
+    nrec[i] = NodeRecord{n2, n2 ? L.nODE2 : -1, n1, n1 ? L.nODE1 : -1, 0, -1};
+    L.nODE2 += n2;
+    L.nODE1 += n1;
+    L.nodeNames.push_back(NodeName(static_cast<int>(i)));
+    L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes_[i])), static_cast<int>(ints.size()), thetaNow()});
+    ints.insert(ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, 0, -1});
+    AppendTheta(nodes_[i], L.nodeNames.back(), nullptr, &paths);
+  }
+  if (L.nODE2 + L.nODE1 == 0) throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
+
+  // markers: resolve node and coordinate set
+  auto bodyNode = [&](int obj) -> int {
+    return std::visit(
+        [](const auto& x) -> int {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ObjectGround>) return -1;
+          else if constexpr (HasNodeNumber<std::decay_t<decltype(x)>>::value) return x.nodeNumber.value;
+          else return -1;
+        },
+        objects_[static_cast<size_t>(obj)]);
+  };
+  std::vector<MarkerRecord> mrec(markers_.size());
+  for (size_t i = 0; i < markers_.size(); ++i) {
+    const MarkerKind mk = KindOf(markers_[i]);
+    MarkerRecord r{-1, -1, 0, 0};
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, MarkerBodyPosition> || std::is_same_v<T, MarkerBodyRigid> ||
+                        std::is_same_v<T, MarkerBodyMass>) {
+            r.target = x.bodyNumber.value;
+            r.node = bodyNode(r.target);
+          } else {
+            r.target = x.nodeNumber.value;
+            r.node = x.nodeNumber.value;
+          }
+          if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) r.coordinate = x.coordinate;
+        },
+        markers_[i]);
+    if (r.node >= 0) {
+      const NodeRecord& nr = nrec[static_cast<size_t>(r.node)];
+      r.nCoords = mk == MarkerKind::NodeCoordinate ? ((nr.nODE2 > 0 || nr.nODE1 > 0) ? 1 : 0) : nr.nODE2;
+    }
+    mrec[i] = r;
+    L.markerNames.push_back(MarkerName(static_cast<int>(i)));
+    L.markers.push_back(ItemRec{static_cast<int>(mk), static_cast<int>(ints.size()), thetaNow()});
+    ints.insert(ints.end(), {r.target, r.node, r.coordinate, r.nCoords});
+    AppendTheta(markers_[i], L.markerNames.back(), nullptr, &paths);
+  }
+  // global coordinate indices of a marker's coordinates
+  auto markerLTG = [&](int m, std::vector<int>& ltg2, std::vector<int>& ltg1) {
+    const MarkerRecord& r = mrec[static_cast<size_t>(m)];
+    if (r.node < 0 || r.nCoords == 0) return;
+    const NodeRecord& nr = nrec[static_cast<size_t>(r.node)];
+    if (KindOf(markers_[static_cast<size_t>(m)]) == MarkerKind::NodeCoordinate) {
+      if (nr.nODE2 > 0) ltg2.push_back(nr.ode2Begin + r.coordinate);
+      else ltg1.push_back(nr.ode1Begin + r.coordinate);
+    } else {
+      for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
+    }
+  };
+
+  // objects
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    const ObjectKind ok = KindOf(objects_[i]);
+    std::vector<int> ltg2, ltg1, extra;
+    int nAE = 0;
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, ObjectGround>) {
+          } else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
+            for (auto n : x.nodeNumbers) {
+              const NodeRecord& nr = nrec[static_cast<size_t>(n.value)];
+              for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
+            }
+            extra = {!x.massMatrix.data.empty(), !x.stiffnessMatrix.data.empty(), !x.dampingMatrix.data.empty(),
+                     !x.forceVector.empty()};
+          } else if constexpr (std::is_same_v<T, ObjectGenericODE1>) {
+            for (auto n : x.nodeNumbers) {
+              const NodeRecord& nr = nrec[static_cast<size_t>(n.value)];
+              for (int k = 0; k < nr.nODE1; ++k) ltg1.push_back(nr.ode1Begin + k);
+            }
+            extra = {!x.systemMatrix.data.empty(), !x.rhsVector.empty()};
+          } else if constexpr (HasNodeNumber<T>::value) {
+            const NodeRecord& nr = nrec[static_cast<size_t>(x.nodeNumber.value)];
+            for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
+            extra = {x.nodeNumber.value};
+          } else {  // connectors
+            markerLTG(x.markerNumbers[0].value, ltg2, ltg1);
+            markerLTG(x.markerNumbers[1].value, ltg2, ltg1);
+            extra = {x.markerNumbers[0].value, x.markerNumbers[1].value, x.activeConnector ? 1 : 0};
+          }
+        },
+        objects_[i]);
+    if (ok == ObjectKind::RigidBody2D) {
+      const auto& rb = std::get<ObjectRigidBody2D>(objects_[i]);
+      if (rb.physicsCenterOfMass[0] != 0 || rb.physicsCenterOfMass[1] != 0) L.constantMassMatrix = false;
+    }
+    const int aeBegin = nAE ? L.nAE : -1;
+    for (int k = 0; k < nAE; ++k) L.aeOwnerObject.push_back(static_cast<int>(i));
+    L.nAE += nAE;
+    L.maxLocalODE2 = std::max(L.maxLocalODE2, static_cast<int>(ltg2.size()));
+    L.objectNames.push_back(ObjectName(static_cast<int>(i)));
+    L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(ints.size()), thetaNow()});
+    ints.insert(ints.end(), {static_cast<int>(ltg2.size()), static_cast<int>(ltg1.size()), nAE, aeBegin});
+    ints.insert(ints.end(), ltg2.begin(), ltg2.end());
+    ints.insert(ints.end(), ltg1.begin(), ltg1.end());
+    ints.insert(ints.end(), extra.begin(), extra.end());
+    AppendTheta(objects_[i], L.objectNames.back(), nullptr, &paths);
+  }
+
+  // loads
+  for (size_t i = 0; i < loads_.size(); ++i) {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          int bodyFixed = 0;
+          if constexpr (std::is_same_v<T, LoadForceVector> || std::is_same_v<T, LoadTorqueVector>) bodyFixed = x.bodyFixed;
+          L.loadNames.push_back(LoadName(static_cast<int>(i)));
+          L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads_[i])), static_cast<int>(ints.size()), thetaNow()});
+          ints.insert(ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type),
+                                   static_cast<int>(x.timeFunction.times.size())});
+        },
+        loads_[i]);
+    AppendTheta(loads_[i], L.loadNames.back(), nullptr, &paths);
+  }
+
+  // sensors
+  for (size_t i = 0; i < sensors_.size(); ++i) {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          int target = -1, ovt = 0;
+          if constexpr (std::is_same_v<T, SensorNode>) target = x.nodeNumber.value;
+          if constexpr (std::is_same_v<T, SensorBody>) target = x.bodyNumber.value;
+          if constexpr (std::is_same_v<T, SensorObject>) target = x.objectNumber.value;
+          if constexpr (std::is_same_v<T, SensorMarker>) target = x.markerNumber.value;
+          if constexpr (std::is_same_v<T, SensorLoad>) target = x.loadNumber.value;
+          if constexpr (!std::is_same_v<T, SensorLoad>) ovt = static_cast<int>(x.outputVariableType);
+          L.sensorNames.push_back(SensorName(static_cast<int>(i)));
+          L.sensors.push_back(ItemRec{static_cast<int>(KindOf(sensors_[i])), static_cast<int>(ints.size()), thetaNow()});
+          ints.insert(ints.end(), {target, ovt});
+        },
+        sensors_[i]);
+    AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths);
+  }
+  return L;
+}
+
+std::vector<Real> Model::Theta0() const {
+  std::vector<Real> theta;
+  for (size_t i = 0; i < nodes_.size(); ++i) AppendTheta(nodes_[i], "", &theta, nullptr);
+  for (size_t i = 0; i < markers_.size(); ++i) AppendTheta(markers_[i], "", &theta, nullptr);
+  for (size_t i = 0; i < objects_.size(); ++i) AppendTheta(objects_[i], "", &theta, nullptr);
+  for (size_t i = 0; i < loads_.size(); ++i) AppendTheta(loads_[i], "", &theta, nullptr);
+  for (size_t i = 0; i < sensors_.size(); ++i) AppendTheta(sensors_[i], "", &theta, nullptr);
+  return theta;
+}
+
+// --------------------------------------- Layout -----------------------------------------
+LayoutView Layout::View() const {
+  LayoutView v;
+  v.nODE2 = nODE2;
+  v.nODE1 = nODE1;
+  v.nAE = nAE;
+  v.nTheta = ThetaSize();
+  v.nNodes = static_cast<int>(nodes.size());
+  v.nObjects = static_cast<int>(objects.size());
+  v.nMarkers = static_cast<int>(markers.size());
+  v.nLoads = static_cast<int>(loads.size());
+  v.nSensors = static_cast<int>(sensors.size());
+  v.node = nodes.data();
+  v.object = objects.data();
+  v.marker = markers.data();
+  v.load = loads.data();
+  v.sensor = sensors.data();
+  v.ints = ints.data();
+  v.constantMassMatrix = constantMassMatrix ? 1 : 0;
+  v.maxLocalODE2 = maxLocalODE2;
+  return v;
+}
+
+int Layout::ThetaIndex(const std::string& path) const {
+  for (size_t i = 0; i < thetaPaths.size(); ++i)
+    if (thetaPaths[i] == path) return static_cast<int>(i);
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& p : thetaPaths) scored.emplace_back(EditDistance(path, p), p);
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string near;
+  for (size_t i = 0; i < scored.size() && i < 3; ++i) near += std::string(i ? ", " : "") + "'" + scored[i].second + "'";
+  throw ValidationError("unknown parameter path '" + path + "'" + (near.empty() ? "" : "; did you mean " + near + "?"));
+}
+
+}  // namespace mbsweep

@@ -1,0 +1,251 @@
+/// @file outputs.h
+/// Host/device evaluation of sensor outputs (OutputVariableType values) from a system state.
+#pragma once
+
+#include "common/system.h"
+
+namespace mbsweep {
+
+/// Read-only view of one system's state at time t.
+struct StateView {
+  Real t = 0;
+  const Real* q = nullptr;   ///< ODE2 coordinates [nODE2]
+  const Real* v = nullptr;   ///< ODE2 velocities [nODE2]
+  const Real* a = nullptr;   ///< ODE2 accelerations [nODE2]
+  const Real* y = nullptr;   ///< ODE1 coordinates [nODE1]
+  const Real* yt = nullptr;  ///< ODE1 derivatives [nODE1]
+  const Real* lambda = nullptr;  ///< algebraic variables [nAE]
+};
+
+/// Largest number of values of one sensor handled by fixed-size buffers.
+constexpr int kMaxSensorValues = 64;
+
+namespace detail {
+MBS_HD_INLINE int PutVec(const Vec3& v, Real* out, int cap) {
+  for (int i = 0; i < 3 && i < cap; ++i) out[i] = v[i];
+  return 3;
+}
+MBS_HD_INLINE int PutMat(const Mat3& A, Real* out, int cap) {
+  for (int i = 0; i < 9 && i < cap; ++i) out[i] = A.m[i / 3][i % 3];
+  return 9;
+}
+MBS_HD_INLINE int PutRange(const Real* x, int n, Real* out, int cap) {
+  for (int i = 0; i < n && i < cap; ++i) out[i] = x[i];
+  return n;
+}
+
+/// Position of a body-fixed point at q = 0 (for Displacement outputs).
+MBS_HD_INLINE Vec3 BodyReferencePosition(const LayoutView& L, const Real* theta, int obj, const Vec3& lp) {
+  const Real* p = theta + L.object[obj].theta;
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
+    case ObjectKind::Ground: return LoadVec3(p) + LoadMat3(p + 3) * lp;
+    case ObjectKind::MassPoint: {
+      const Real* r = theta + L.node[o.extra[0]].theta;
+      return MakeVec3(r[0], r[1], r[2]) + lp;
+    }
+    case ObjectKind::MassPoint2D: {
+      const Real* r = theta + L.node[o.extra[0]].theta;
+      return MakeVec3(r[0], r[1], 0) + lp;
+    }
+    case ObjectKind::Mass1D: {
+      const Real x = theta[L.node[o.extra[0]].theta];
+      return LoadVec3(p + 1) + LoadMat3(p + 4) * (MakeVec3(x, 0, 0) + lp);
+    }
+    case ObjectKind::RotationalMass1D: {
+      const Real phi = theta[L.node[o.extra[0]].theta];
+      return LoadVec3(p + 1) + (LoadMat3(p + 4) * RotZ(phi)) * lp;
+    }
+    case ObjectKind::RigidBody2D: {
+      const Real* r = theta + L.node[o.extra[0]].theta;
+      return MakeVec3(r[0], r[1], 0) + RotZ(r[2]) * lp;
+    }
+    default: return MakeVec3(0, 0, 0);
+  }
+}
+
+/// Acceleration of a body-fixed point (rigid-body kinematics: a + alpha x r + omega x (omega x r)).
+MBS_HD_INLINE void BodyAccelerations(const LayoutView& L, const Real* theta, const StateView& s, int obj,
+                                     const Vec3& lp, Vec3& acc, Vec3& angAcc) {
+  Kinematics k;
+  BodyKinematics(L, theta, s.q, s.v, obj, lp, k);
+  acc = MakeVec3(0, 0, 0);
+  angAcc = MakeVec3(0, 0, 0);
+  if (k.n == 0) return;
+  // linear part: J_pos * q_tt ; angular acceleration: J_rot * q_tt (J_rot is constant for
+  // the planar and 1D kinds handled here)
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < k.n; ++j) {
+      acc[i] += k.Jpos[i][j] * s.a[k.firstODE2 + j];
+      angAcc[i] += k.Jrot[i][j] * s.a[k.firstODE2 + j];
+    }
+  // centripetal term of a rotating body-fixed point: omega x (omega x r)
+  Kinematics k0;
+  BodyKinematics(L, theta, s.q, s.v, obj, MakeVec3(0, 0, 0), k0);
+  const Vec3 r = k.pos - k0.pos;
+  acc = acc + Cross(k.omega, Cross(k.omega, r));
+}
+}  // namespace detail
+
+/// Evaluates sensor `sensor`; writes up to `cap` values to out and returns the number of
+/// values of the output (0 if the target cannot compute it).
+MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const StateView& s, int sensor, Real* out,
+                               int cap) {
+  using OVT = OutputVariableType;
+  const SensorRecord r = GetSensorRecord(L, sensor);
+  const OVT ovt = static_cast<OVT>(r.outputVariableType);
+  switch (static_cast<SensorKind>(L.sensor[sensor].kind)) {
+    case SensorKind::Node: {
+      const NodeRecord nr = GetNodeRecord(L, r.target);
+      const NodeKind nk = static_cast<NodeKind>(L.node[r.target].kind);
+      const Real* ref = theta + L.node[r.target].theta;
+      if (nr.nODE1 > 0) {
+        if (ovt == OVT::Coordinates) return detail::PutRange(s.y + nr.ode1Begin, nr.nODE1, out, cap);
+        if (ovt == OVT::Coordinates_t) return detail::PutRange(s.yt + nr.ode1Begin, nr.nODE1, out, cap);
+        if (ovt == OVT::CoordinatesTotal) {
+          for (int i = 0; i < nr.nODE1 && i < cap; ++i) out[i] = ref[i] + s.y[nr.ode1Begin + i];
+          return nr.nODE1;
+        }
+        return 0;
+      }
+      if (ovt == OVT::Coordinates) return detail::PutRange(s.q + nr.ode2Begin, nr.nODE2, out, cap);
+      if (ovt == OVT::Coordinates_t) return detail::PutRange(s.v + nr.ode2Begin, nr.nODE2, out, cap);
+      if (ovt == OVT::Coordinates_tt) return detail::PutRange(s.a + nr.ode2Begin, nr.nODE2, out, cap);
+      if (ovt == OVT::CoordinatesTotal) {
+        for (int i = 0; i < nr.nODE2 && i < cap; ++i) out[i] = ref[i] + s.q[nr.ode2Begin + i];
+        return nr.nODE2;
+      }
+      Kinematics k;
+      NodeKinematics(L, theta, s.q, s.v, r.target, k);
+      switch (ovt) {
+        case OVT::Position: return detail::PutVec(k.pos, out, cap);
+        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+        case OVT::Displacement:
+        case OVT::Acceleration: {
+          const Real* x = ovt == OVT::Displacement ? s.q : s.a;
+          Vec3 d = MakeVec3(0, 0, 0);
+          const int nTrans = nk == NodeKind::Point ? 3 : 2;
+          for (int i = 0; i < nTrans && nr.nODE2 > 0; ++i) d[i] = x[nr.ode2Begin + i];
+          return detail::PutVec(d, out, cap);
+        }
+        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+        case OVT::Rotation: return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
+        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        case OVT::AngularAcceleration: return detail::PutVec(MakeVec3(0, 0, s.a[nr.ode2Begin + 2]), out, cap);
+        default: return 0;
+      }
+    }
+    case SensorKind::Body: {
+      const Vec3 lp = LoadVec3(theta + L.sensor[sensor].theta);
+      const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+      Kinematics k;
+      BodyKinematics(L, theta, s.q, s.v, r.target, lp, k);
+      switch (ovt) {
+        case OVT::Position: return detail::PutVec(k.pos, out, cap);
+        case OVT::Displacement:
+          return detail::PutVec(k.pos - detail::BodyReferencePosition(L, theta, r.target, lp), out, cap);
+        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+        case OVT::Rotation: {
+          const ObjectRecord o = GetObjectRecord(L, r.target);
+          const Real angle = theta[L.node[o.extra[0]].theta + (ok == ObjectKind::RigidBody2D ? 2 : 0)] +
+                             s.q[o.ltgODE2[ok == ObjectKind::RigidBody2D ? 2 : 0]];
+          if (ok == ObjectKind::RotationalMass1D) {
+            if (cap > 0) out[0] = angle;
+            return 1;
+          }
+          return detail::PutVec(MakeVec3(0, 0, angle), out, cap);
+        }
+        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        case OVT::Acceleration:
+        case OVT::AngularAcceleration: {
+          Vec3 acc, alpha;
+          detail::BodyAccelerations(L, theta, s, r.target, lp, acc, alpha);
+          return detail::PutVec(ovt == OVT::Acceleration ? acc : alpha, out, cap);
+        }
+        default: return 0;
+      }
+    }
+    case SensorKind::Object: {
+      const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+      const ObjectRecord o = GetObjectRecord(L, r.target);
+      if (ok == ObjectKind::GenericODE2) {
+        const Real* x = ovt == OVT::Coordinates ? s.q : ovt == OVT::Coordinates_t ? s.v : s.a;
+        for (int i = 0; i < o.nLocalODE2 && i < cap; ++i) out[i] = x[o.ltgODE2[i]];
+        return o.nLocalODE2;
+      }
+      if (ok == ObjectKind::GenericODE1) {
+        const Real* x = ovt == OVT::Coordinates ? s.y : s.yt;
+        for (int i = 0; i < o.nLocalODE1 && i < cap; ++i) out[i] = x[o.ltgODE1[i]];
+        return o.nLocalODE1;
+      }
+      if (ok == ObjectKind::ConnectorCoordinateSpringDamper) {
+        const Real* p = theta + L.object[r.target].theta;
+        Real q0, v0, q1, v1;
+        MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
+        MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
+        Real val = 0;
+        if (ovt == OVT::Displacement) val = q1 - q0;
+        else if (ovt == OVT::Velocity) val = v1 - v0;
+        else if (ovt == OVT::Force) val = p[0] * (q1 - q0 - p[2]) + p[1] * (v1 - v0);
+        else return 0;
+        if (cap > 0) out[0] = val;
+        return 1;
+      }
+      if (IsPositionConnector(ok)) {
+        ConnectorState c;
+        EvalPositionConnector(L, theta, s.q, s.v, r.target, c);
+        switch (ovt) {
+          case OVT::Distance:
+            if (cap > 0) out[0] = c.distance;
+            return 1;
+          case OVT::Displacement: return detail::PutVec(c.displacement, out, cap);
+          case OVT::Velocity: return detail::PutVec(c.velocity, out, cap);
+          case OVT::Force: return detail::PutVec(c.force, out, cap);
+          case OVT::ForceLocal:
+            if (cap > 0) out[0] = c.scalarForce;
+            return 1;
+          default: return 0;
+        }
+      }
+      return 0;
+    }
+    case SensorKind::Marker: {
+      const MarkerKind mk = static_cast<MarkerKind>(L.marker[r.target].kind);
+      if (mk == MarkerKind::NodeCoordinate) {
+        Real val, vel;
+        MarkerCoordinate(L, s.q, s.v, s.y, r.target, val, vel);
+        if (cap > 0) out[0] = ovt == OVT::Coordinates ? val : vel;
+        return 1;
+      }
+      Kinematics k;
+      MarkerKinematics(L, theta, s.q, s.v, r.target, k);
+      if (mk == MarkerKind::BodyMass) {
+        const int obj = r.target;
+        const Real* po = theta + L.object[obj].theta;
+        const Vec3 com = static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D
+                             ? MakeVec3(po[2], po[3], 0)
+                             : MakeVec3(0, 0, 0);
+        BodyKinematics(L, theta, s.q, s.v, obj, com, k);
+      }
+      switch (ovt) {
+        case OVT::Position: return detail::PutVec(k.pos, out, cap);
+        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        default: return 0;
+      }
+    }
+    case SensorKind::Load: {
+      Real tmp[3];
+      const int n = LoadValue(L, theta, s.q, s.v, r.target, s.t, tmp);
+      return detail::PutRange(tmp, n, out, cap);
+    }
+    default: return 0;
+  }
+}
+
+}  // namespace mbsweep

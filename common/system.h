@@ -1,0 +1,458 @@
+/// @file system.h
+/// Host/device system assembly: mass matrix, ODE2 and ODE1 right-hand sides and their
+/// Jacobians, written once for the CPU reference solver and the batch backends.
+///
+/// Conventions (Exudyn's): every item's left-hand-side terms are moved to the system
+/// right-hand side, so the equations of motion read  M(q) q_tt = f(t, q, q_t)  and
+/// y_t = f1(t, y); contributions to the same coordinate are summed. Jacobians passed to
+/// sinks are  factorQ * df/dq + factorV * df/dq_t  (note: K = -df/dq, D = -df/dq_t).
+///
+/// Sinks are any type with `add(int row, int col, Real value)`.
+#pragma once
+
+#include "common/kinematics.h"
+#include "common/time_function.h"
+
+namespace mbsweep {
+
+/// Settings of the per-object forward-difference Jacobian (Exudyn's numericalDifferentiation).
+struct NumDiff {
+  Real relativeEpsilon = 1e-7;       ///< eps = relativeEpsilon * max(minimumCoordinateSize, |x|)
+  Real minimumCoordinateSize = 1e-2;
+};
+
+// ------------------------------------------------------------------------------------------
+// Bodies: local mass matrix (n x n, row-major in Mloc with leading dimension n) and local
+// right-hand side (quadratic velocity terms).
+// ------------------------------------------------------------------------------------------
+
+/// True for objects that contribute a mass matrix through ObjectLocalMass.
+MBS_HD_INLINE bool IsMassBody(ObjectKind k) {
+  return k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
+         k == ObjectKind::RotationalMass1D || k == ObjectKind::RigidBody2D;
+}
+
+/// Local mass matrix of a body with a single node; Mloc has nLocalODE2^2 entries.
+MBS_HD_INLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
+  const Real* p = theta + L.object[obj].theta;
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  const int n = o.nLocalODE2;
+  for (int i = 0; i < n * n; ++i) Mloc[i] = 0;
+  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
+    case ObjectKind::MassPoint:
+    case ObjectKind::MassPoint2D:
+    case ObjectKind::Mass1D:
+    case ObjectKind::RotationalMass1D:
+      for (int i = 0; i < n; ++i) Mloc[i * n + i] = p[0];
+      break;
+    case ObjectKind::RigidBody2D: {
+      const Real m = p[0], J = p[1];
+      const int node = o.extra[0];
+      const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
+      const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);
+      Mloc[0] = Mloc[4] = m;
+      Mloc[8] = J;
+      Mloc[2] = Mloc[6] = -m * c[1];
+      Mloc[5] = Mloc[7] = m * c[0];
+      break;
+    }
+    default: break;
+  }
+}
+
+/// Local right-hand side of a body (quadratic velocity vector); fLoc has nLocalODE2 entries.
+MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                Real* fLoc) {
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
+  if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D) {
+    const Real* p = theta + L.object[obj].theta;
+    const int node = o.extra[0];
+    const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
+    const Real w = v[o.ltgODE2[2]];
+    const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);
+    fLoc[0] = p[0] * w * w * c[0];
+    fLoc[1] = p[0] * w * w * c[1];
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Connectors: force laws and their local right-hand side over [marker0 coords, marker1 coords].
+// ------------------------------------------------------------------------------------------
+
+/// Connector quantities shared by the force law, the right-hand side and sensor outputs.
+struct ConnectorState {
+  Kinematics k0, k1;
+  Vec3 force;       ///< force vector acting on marker 0 (marker 1 gets -force)
+  Real scalarForce; ///< scalar force (spring force along the axis / coordinate force)
+  Vec3 displacement;
+  Vec3 velocity;
+  Real distance;
+};
+
+MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) {
+  return k == ObjectKind::ConnectorSpringDamper || k == ObjectKind::ConnectorCartesianSpringDamper ||
+         k == ObjectKind::ConnectorGravity;
+}
+
+/// Evaluates a position-based connector (spring-damper, Cartesian spring-damper, gravity).
+MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                         ConnectorState& s) {
+  const Real* p = theta + L.object[obj].theta;
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  MarkerKinematics(L, theta, q, v, o.extra[0], s.k0);
+  MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
+  const bool active = o.extra[2] != 0;
+  const Vec3 dp = s.k1.pos - s.k0.pos;
+  const Vec3 dv = s.k1.vel - s.k0.vel;
+  s.force = MakeVec3(0, 0, 0);
+  s.scalarForce = 0;
+  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
+    case ObjectKind::ConnectorSpringDamper: {
+      // p: referenceLength, stiffness, damping, force, velocityOffset
+      const Real len = Norm(dp);
+      const Vec3 u = len > 0 ? (1. / len) * dp : MakeVec3(1, 0, 0);
+      s.distance = len;
+      s.displacement = dp;
+      s.velocity = dv;
+      s.scalarForce = p[1] * (len - p[0]) + p[2] * (Dot(u, dv) - p[4]) + p[3];
+      if (active) s.force = s.scalarForce * u;
+      break;
+    }
+    case ObjectKind::ConnectorCartesianSpringDamper: {
+      // p: stiffness[3], damping[3], offset[3]
+      s.displacement = dp - LoadVec3(p + 6);
+      s.velocity = dv;
+      s.distance = Norm(s.displacement);
+      const Vec3 f = MakeVec3(p[0] * s.displacement[0] + p[3] * dv[0], p[1] * s.displacement[1] + p[4] * dv[1],
+                              p[2] * s.displacement[2] + p[5] * dv[2]);
+      if (active) s.force = f;
+      break;
+    }
+    case ObjectKind::ConnectorGravity: {
+      // p: gravitationalConstant, mass0, mass1, minDistanceRegularization
+      const Real len = Norm(dp);
+      const Real d = p[3];
+      const Real reg = len < d ? (d - len) * (d - len) : 0;  // regularized below the minimum distance
+      s.distance = len;
+      s.displacement = dp;
+      s.velocity = dv;
+      s.scalarForce = p[0] * p[1] * p[2] / (len * len + reg);
+      if (active && len > 0) s.force = (s.scalarForce / len) * dp;
+      break;
+    }
+    default: break;
+  }
+}
+
+/// Adds Jᵀ f of a marker's kinematics into fLoc (at local offset `off`).
+MBS_HD_INLINE void AddPositionForce(const Kinematics& k, const Vec3& f, Real* fLoc, int off) {
+  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jpos[0][j] * f[0] + k.Jpos[1][j] * f[1] + k.Jpos[2][j] * f[2];
+}
+MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int off) {
+  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jrot[0][j] * m[0] + k.Jrot[1][j] * m[1] + k.Jrot[2][j] * m[2];
+}
+
+/// Local right-hand side of a connector over [marker0 coords, marker1 coords].
+MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                     Real* fLoc) {
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
+  const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
+  if (IsPositionConnector(kind)) {
+    ConnectorState s;
+    EvalPositionConnector(L, theta, q, v, obj, s);
+    AddPositionForce(s.k0, s.force, fLoc, 0);
+    AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
+  } else if (kind == ObjectKind::ConnectorCoordinateSpringDamper) {
+    if (!o.extra[2]) return;
+    const Real* p = theta + L.object[obj].theta;  // stiffness, damping, offset
+    Real q0, v0, q1, v1;
+    MarkerCoordinate(L, q, v, nullptr, o.extra[0], q0, v0);
+    MarkerCoordinate(L, q, v, nullptr, o.extra[1], q1, v1);
+    const Real f = p[0] * (q1 - q0 - p[2]) + p[1] * (v1 - v0);
+    const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
+    if (n0) fLoc[0] += f;
+    if (GetMarkerRecord(L, o.extra[1]).nCoords) fLoc[n0] -= f;
+  }
+}
+
+/// Local ODE2 right-hand side of any object with local coordinates (bodies, connectors);
+/// generic objects are handled globally.
+MBS_HD_INLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                  Real* fLoc) {
+  const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
+  if (IsMassBody(k)) BodyLocalRHS(L, theta, q, v, obj, fLoc);
+  else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
+}
+
+MBS_HD_INLINE bool HasLocalRHS(ObjectKind k) {
+  return k == ObjectKind::RigidBody2D || IsPositionConnector(k) || k == ObjectKind::ConnectorCoordinateSpringDamper;
+}
+
+// ------------------------------------------------------------------------------------------
+// Loads
+// ------------------------------------------------------------------------------------------
+
+/// Current value factor of a load: loadFactor * timeFunction(t); `vals` points at its values.
+MBS_HD_INLINE Real LoadFactor(const LayoutView& L, const Real* theta, int load, Real t, Real loadFactor,
+                              const Real** vals) {
+  const LoadRecord r = GetLoadRecord(L, load);
+  const Real* p = theta + L.load[load].theta;
+  *vals = p;
+  const int nVal = static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate ? 1 : 3;
+  return loadFactor * EvalTimeFunction(r.timeFunctionType, r.tableLength, p + nVal, t);
+}
+
+/// Current load vector (global frame; scalar in [0] for LoadCoordinate), for sensors.
+MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int load, Real t,
+                            Real* out) {
+  const Real* p;
+  const Real s = LoadFactor(L, theta, load, t, 1, &p);
+  const LoadKind kind = static_cast<LoadKind>(L.load[load].kind);
+  if (kind == LoadKind::Coordinate) {
+    out[0] = s * p[0];
+    return 1;
+  }
+  Vec3 f = s * LoadVec3(p);
+  const LoadRecord r = GetLoadRecord(L, load);
+  if (r.bodyFixed) {
+    Kinematics k;
+    MarkerKinematics(L, theta, q, v, r.marker, k);
+    f = k.A * f;
+  }
+  for (int i = 0; i < 3; ++i) out[i] = f[i];
+  return 3;
+}
+
+/// Generalized forces of one load on the coordinates of its marker's node: writes
+/// loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no contribution).
+MBS_HD_INLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                             Real loadFactor, int load, Real* loc, int& first, int& n) {
+  const LoadRecord r = GetLoadRecord(L, load);
+  const Real* p;
+  const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
+  const LoadKind kind = static_cast<LoadKind>(L.load[load].kind);
+  n = 0;
+  first = -1;
+  if (kind == LoadKind::Coordinate) {
+    const MarkerRecord m = GetMarkerRecord(L, r.marker);
+    if (m.nCoords == 0) return;
+    const NodeRecord nr = GetNodeRecord(L, m.node);
+    if (nr.nODE2 == 0) return;
+    first = nr.ode2Begin + m.coordinate;
+    n = 1;
+    loc[0] = s * p[0];
+    return;
+  }
+  Kinematics k;
+  Vec3 vec = s * LoadVec3(p);
+  if (kind == LoadKind::MassProportional) {
+    const int obj = GetMarkerRecord(L, r.marker).target;
+    const Real* po = theta + L.object[obj].theta;
+    const Vec3 com = static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D ? MakeVec3(po[2], po[3], 0)
+                                                                                            : MakeVec3(0, 0, 0);
+    BodyKinematics(L, theta, q, v, obj, com, k);
+    vec = po[0] * vec;
+  } else {
+    MarkerKinematics(L, theta, q, v, r.marker, k);
+    if (r.bodyFixed) vec = k.A * vec;
+  }
+  for (int j = 0; j < k.n; ++j) loc[j] = 0;
+  if (kind == LoadKind::TorqueVector) AddTorque(k, vec, loc, 0);
+  else AddPositionForce(k, vec, loc, 0);
+  n = k.n;
+  first = k.firstODE2;
+}
+
+/// Adds the generalized forces of one load into the global RHS f.
+MBS_HD_INLINE void AddLoad(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v, Real loadFactor,
+                           int load, Real* f) {
+  Real loc[kMaxNodeCoords];
+  int first, n;
+  LoadLocal(L, theta, t, q, v, loadFactor, load, loc, first, n);
+  for (int j = 0; j < n; ++j) f[first + j] += loc[j];
+}
+
+// ------------------------------------------------------------------------------------------
+// System level
+// ------------------------------------------------------------------------------------------
+
+/// Assembles the mass matrix into sink M (entries are added; the caller zeroes M).
+template <class Sink>
+MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real* q, Sink& M) {
+  Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    const ObjectRecord o = GetObjectRecord(L, i);
+    if (IsMassBody(k)) {
+      ObjectLocalMass(L, theta, q, i, Mloc);
+      const int n = o.nLocalODE2;
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+          if (Mloc[a * n + b] != 0) M.add(o.ltgODE2[a], o.ltgODE2[b], Mloc[a * n + b]);
+    } else if (k == ObjectKind::GenericODE2 && o.extra[0]) {
+      const Real* Mg = theta + L.object[i].theta;
+      const int n = o.nLocalODE2;
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+          if (Mg[a * n + b] != 0) M.add(o.ltgODE2[a], o.ltgODE2[b], Mg[a * n + b]);
+    }
+  }
+}
+
+/// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.
+MBS_HD_INLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                  Real loadFactor, Real* f) {
+  for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
+  Real fLoc[kMaxConnectorCoords];
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    const ObjectRecord o = GetObjectRecord(L, i);
+    if (HasLocalRHS(k)) {
+      ObjectLocalRHS(L, theta, q, v, i, fLoc);
+      for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += fLoc[a];
+    } else if (k == ObjectKind::GenericODE2) {
+      const int n = o.nLocalODE2;
+      const Real* p = theta + L.object[i].theta;
+      if (o.extra[0]) p += n * n;
+      const Real* K = o.extra[1] ? p : nullptr;
+      if (o.extra[1]) p += n * n;
+      const Real* D = o.extra[2] ? p : nullptr;
+      if (o.extra[2]) p += n * n;
+      const Real* F = o.extra[3] ? p : nullptr;
+      for (int a = 0; a < n; ++a) {
+        Real s = F ? F[a] : 0;
+        for (int b = 0; b < n; ++b) {
+          if (K) s -= K[a * n + b] * q[o.ltgODE2[b]];
+          if (D) s -= D[a * n + b] * v[o.ltgODE2[b]];
+        }
+        f[o.ltgODE2[a]] += s;
+      }
+    }
+  }
+  for (int i = 0; i < L.nLoads; ++i) AddLoad(L, theta, t, q, v, loadFactor, i, f);
+}
+
+/// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).
+MBS_HD_INLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real /*t*/, const Real* y, Real* f1) {
+  for (int i = 0; i < L.nODE1; ++i) f1[i] = 0;
+  for (int i = 0; i < L.nObjects; ++i) {
+    if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;
+    const ObjectRecord o = GetObjectRecord(L, i);
+    const int n = o.nLocalODE1;
+    const Real* A = o.extra[0] ? theta + L.object[i].theta : nullptr;
+    const Real* b = o.extra[1] ? theta + L.object[i].theta + (A ? n * n : 0) : nullptr;
+    for (int a = 0; a < n; ++a) {
+      Real s = b ? b[a] : 0;
+      if (A)
+        for (int c = 0; c < n; ++c) s += A[a * n + c] * y[o.ltgODE1[c]];
+      f1[o.ltgODE1[a]] += s;
+    }
+  }
+}
+
+/// Adds factor * df1/dy into sink J (ODE1 block, ODE1 indices).
+template <class Sink>
+MBS_HD void ComputeODE1RHSJacobian(const LayoutView& L, const Real* theta, Real factor, Sink& J) {
+  for (int i = 0; i < L.nObjects; ++i) {
+    if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;
+    const ObjectRecord o = GetObjectRecord(L, i);
+    if (!o.extra[0]) continue;
+    const int n = o.nLocalODE1;
+    const Real* A = theta + L.object[i].theta;
+    for (int a = 0; a < n; ++a)
+      for (int c = 0; c < n; ++c)
+        if (A[a * n + c] != 0) J.add(o.ltgODE1[a], o.ltgODE1[c], factor * A[a * n + c]);
+  }
+}
+
+/// Forward-difference step of Exudyn's rule.
+MBS_HD_INLINE Real DiffEpsilon(const NumDiff& nd, Real x) {
+  const Real ax = x < 0 ? -x : x;
+  return nd.relativeEpsilon * (ax > nd.minimumCoordinateSize ? ax : nd.minimumCoordinateSize);
+}
+
+/// Adds factorQ * df/dq + factorV * df/dq_t of all objects into sink J (ODE2 indices).
+/// Generic objects use their matrices; coordinate spring-dampers are analytic; other
+/// objects use per-object forward differences (q and v are perturbed and restored).
+/// With withLoads, loads are differentiated with respect to q as well.
+template <class Sink>
+MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real t, Real* q, Real* v, Real loadFactor,
+                                   Real factorQ, Real factorV, const NumDiff& nd, bool withLoads, Sink& J) {
+  Real f0[kMaxConnectorCoords], f1[kMaxConnectorCoords];
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    const ObjectRecord o = GetObjectRecord(L, i);
+    const int n = o.nLocalODE2;
+    if (k == ObjectKind::GenericODE2) {
+      const Real* p = theta + L.object[i].theta + (o.extra[0] ? n * n : 0);
+      const Real* K = o.extra[1] ? p : nullptr;
+      const Real* D = o.extra[2] ? p + (o.extra[1] ? n * n : 0) : nullptr;
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+          const Real val = -(K ? factorQ * K[a * n + b] : 0) - (D ? factorV * D[a * n + b] : 0);
+          if (val != 0) J.add(o.ltgODE2[a], o.ltgODE2[b], val);
+        }
+      continue;
+    }
+    if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
+      if (!o.extra[2]) continue;
+      const Real* p = theta + L.object[i].theta;
+      const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
+      const int n1 = GetMarkerRecord(L, o.extra[1]).nCoords;
+      // f0 = +k(q1-q0-off) + d(v1-v0), f1 = -(...)
+      const Real c = factorQ * p[0] + factorV * p[1];
+      if (n0) J.add(o.ltgODE2[0], o.ltgODE2[0], -c);
+      if (n1) J.add(o.ltgODE2[n0], o.ltgODE2[n0], -c);
+      if (n0 && n1) {
+        J.add(o.ltgODE2[0], o.ltgODE2[n0], c);
+        J.add(o.ltgODE2[n0], o.ltgODE2[0], c);
+      }
+      continue;
+    }
+    if (!HasLocalRHS(k) || n == 0) continue;
+    ObjectLocalRHS(L, theta, q, v, i, f0);
+    for (int pass = 0; pass < 2; ++pass) {
+      const Real factor = pass == 0 ? factorQ : factorV;
+      if (factor == 0) continue;
+      Real* x = pass == 0 ? q : v;
+      for (int b = 0; b < n; ++b) {
+        const int gb = o.ltgODE2[b];
+        const Real x0 = x[gb];
+        const Real eps = DiffEpsilon(nd, x0);
+        x[gb] = x0 + eps;
+        ObjectLocalRHS(L, theta, q, v, i, f1);
+        x[gb] = x0;
+        const Real s = factor / eps;
+        for (int a = 0; a < n; ++a) {
+          const Real val = s * (f1[a] - f0[a]);
+          if (val != 0) J.add(o.ltgODE2[a], gb, val);
+        }
+      }
+    }
+  }
+  if (!withLoads || factorQ == 0) return;
+  // loads: forward differences of the node-local load vector with respect to q
+  for (int i = 0; i < L.nLoads; ++i) {
+    if (static_cast<LoadKind>(L.load[i].kind) == LoadKind::Coordinate) continue;
+    Real g0[kMaxNodeCoords], g1[kMaxNodeCoords];
+    int first, n;
+    LoadLocal(L, theta, t, q, v, loadFactor, i, g0, first, n);
+    for (int b = 0; b < n; ++b) {
+      const int gb = first + b;
+      const Real x0 = q[gb];
+      const Real eps = DiffEpsilon(nd, x0);
+      q[gb] = x0 + eps;
+      int first1, n1;
+      LoadLocal(L, theta, t, q, v, loadFactor, i, g1, first1, n1);
+      q[gb] = x0;
+      for (int a = 0; a < n; ++a) {
+        const Real val = factorQ * (g1[a] - g0[a]) / eps;
+        if (val != 0) J.add(first + a, gb, val);
+      }
+    }
+  }
+}
+
+}  // namespace mbsweep

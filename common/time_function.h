@@ -1,0 +1,57 @@
+/// @file time_function.h
+/// Host/device evaluation of the built-in time functions (see TimeFunctionType).
+#pragma once
+
+#include "common/kinds.h"
+#include "common/types.h"
+
+namespace mbsweep {
+
+/// Number of theta slots used by a time function's parameters.
+MBS_HD_INLINE int TimeFunctionThetaSize(int type, int tableLength) {
+  switch (static_cast<TimeFunctionType>(type)) {
+    case TimeFunctionType::Harmonic:
+    case TimeFunctionType::Sweep:
+    case TimeFunctionType::Ramp: return 4;
+    case TimeFunctionType::Table: return 2 * tableLength;
+    default: return 0;
+  }
+}
+
+/// Value f(t) of a time function whose parameters start at p (theta slots).
+MBS_HD_INLINE Real EvalTimeFunction(int type, int tableLength, const Real* p, Real t) {
+  constexpr Real kTwoPi = 6.283185307179586476925286766559;
+  switch (static_cast<TimeFunctionType>(type)) {
+    case TimeFunctionType::Constant: return 1;
+    case TimeFunctionType::Harmonic: return p[3] + p[0] * sin(p[1] * t + p[2]);
+    case TimeFunctionType::Sweep: {
+      const Real a = p[0], f0 = p[1], f1 = p[2], T = p[3];
+      if (t <= T) return a * sin(kTwoPi * (f0 * t + 0.5 * (f1 - f0) * t * t / T));
+      const Real phaseT = f0 * T + 0.5 * (f1 - f0) * T;  // phase (in cycles) reached at t = T
+      return a * sin(kTwoPi * (phaseT + f1 * (t - T)));
+    }
+    case TimeFunctionType::Ramp: {
+      const Real t0 = p[0], t1 = p[1], v0 = p[2], v1 = p[3];
+      if (t < t0) return v0;
+      if (t >= t1) return v1;
+      return v0 + (v1 - v0) * (t - t0) / (t1 - t0);
+    }
+    case TimeFunctionType::Table: {
+      const int n = tableLength;
+      const Real* ts = p;
+      const Real* vs = p + n;
+      if (t <= ts[0]) return vs[0];
+      if (t >= ts[n - 1]) return vs[n - 1];
+      int lo = 0, hi = n - 1;  // binary search: ts[lo] <= t < ts[hi]
+      while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (ts[mid] <= t) lo = mid;
+        else hi = mid;
+      }
+      return vs[lo] + (vs[hi] - vs[lo]) * (t - ts[lo]) / (ts[hi] - ts[lo]);
+    }
+  }
+  return 1;
+}
+
+}  // namespace mbsweep

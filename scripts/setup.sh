@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs every build/test dependency from Debian's packages and builds mbsweep.
+# Idempotent; run as root (or with sudo available) on a fresh Debian 12 machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+BUILD_DIR="${MBSWEEP_BUILD_DIR:-build}"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${MBSWEEP_CMAKE_ARGS:-}
+cmake --build "$BUILD_DIR" -j "${MBSWEEP_JOBS:-2}"
