@@ -1,0 +1,90 @@
+/// @file linear_algebra.h
+/// Linear-algebra policies of the CPU reference solver. A policy assembles an n x n matrix
+/// through `add(i, j, v)` (it is a sink for the assembly functions of common/system.h),
+/// factorizes it and solves. The batch path plugs in a fixed-capacity policy with the
+/// same interface.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+#include <vector>
+
+#include "common/types.h"
+
+namespace mbsweep {
+
+/// Dense matrix with LU factorization (partial pivoting).
+class EigenDenseLA {
+ public:
+  void Resize(int n) {
+    A_.setZero(n, n);
+  }
+  void SetZero() { A_.setZero(); }
+  void add(int i, int j, Real v) { A_(i, j) += v; }
+  int Size() const { return static_cast<int>(A_.rows()); }
+  /// Factorizes; returns false if the matrix is (numerically) singular.
+  bool Factorize() {
+    if (A_.rows() == 0) return true;
+    lu_.compute(A_);
+    // partial-pivoting LU does not report singularity: a zero (or non-finite) pivot of U
+    // means the matrix is singular
+    const auto& LU = lu_.matrixLU();
+    for (int i = 0; i < LU.rows(); ++i)
+      if (!(std::abs(LU(i, i)) > 0) || !std::isfinite(LU(i, i))) return false;
+    return true;
+  }
+  /// Solves A x = b (x may alias b).
+  void Solve(const Real* b, Real* x) const {
+    const int n = static_cast<int>(A_.rows());
+    if (n == 0) return;
+    Eigen::Map<const Eigen::VectorXd> bb(b, n);
+    Eigen::VectorXd r = lu_.solve(bb);
+    Eigen::Map<Eigen::VectorXd>(x, n) = r;
+  }
+  const Eigen::MatrixXd& Matrix() const { return A_; }
+
+ private:
+  Eigen::MatrixXd A_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+};
+
+/// Sparse matrix (triplets) with Eigen's SparseLU.
+class EigenSparseLA {
+ public:
+  void Resize(int n) {
+    n_ = n;
+    triplets_.clear();
+  }
+  void SetZero() { triplets_.clear(); }
+  void add(int i, int j, Real v) { triplets_.emplace_back(i, j, v); }
+  int Size() const { return n_; }
+  bool Factorize() {
+    if (n_ == 0) return true;
+    A_.resize(n_, n_);
+    A_.setFromTriplets(triplets_.begin(), triplets_.end());
+    A_.makeCompressed();
+    if (!patternAnalyzed_ || A_.nonZeros() != lastNonZeros_) {
+      lu_.analyzePattern(A_);
+      patternAnalyzed_ = true;
+      lastNonZeros_ = A_.nonZeros();
+    }
+    lu_.factorize(A_);
+    return lu_.info() == Eigen::Success;
+  }
+  void Solve(const Real* b, Real* x) const {
+    if (n_ == 0) return;
+    Eigen::Map<const Eigen::VectorXd> bb(b, n_);
+    Eigen::VectorXd r = const_cast<Eigen::SparseLU<Eigen::SparseMatrix<Real>>&>(lu_).solve(bb);
+    Eigen::Map<Eigen::VectorXd>(x, n_) = r;
+  }
+
+ private:
+  int n_ = 0;
+  std::vector<Eigen::Triplet<Real>> triplets_;
+  Eigen::SparseMatrix<Real> A_;
+  Eigen::SparseLU<Eigen::SparseMatrix<Real>> lu_;
+  bool patternAnalyzed_ = false;
+  Eigen::Index lastNonZeros_ = -1;
+};
+
+}  // namespace mbsweep

@@ -1,0 +1,127 @@
+/// @file simulation_settings.h
+/// Simulation settings with Exudyn's structure, names and defaults
+/// (simulationSettings.timeIntegration.newton.relativeTolerance, ...).
+#pragma once
+
+#include <string>
+
+#include "common/types.h"
+
+namespace mbsweep {
+
+/// Dynamic solver types (Exudyn's DynamicSolverType).
+enum class DynamicSolverType {
+  GeneralizedAlpha,
+  TrapezoidalIndex2,
+  ExplicitEuler,
+  ExplicitMidpoint,
+  RK33,
+  RK44,
+  RK67,
+  ODE23,
+  DOPRI5,
+  VelocityVerlet,
+};
+const char* DynamicSolverTypeName(DynamicSolverType t);
+/// Parses a solver type name; throws ValidationError listing the valid names.
+DynamicSolverType ParseDynamicSolverType(const std::string& name);
+
+/// Linear solver of the CPU reference solver (Exudyn's LinearSolverType).
+enum class LinearSolverType { EXUdense, EigenDense, EigenSparse };
+
+struct NumericalDifferentiationSettings {
+  Real relativeEpsilon = 1e-7;       ///< eps = relativeEpsilon * max(minimumCoordinateSize, |x|)
+  Real minimumCoordinateSize = 1e-2;
+  bool addReferenceCoordinatesToEpsilon = false;
+};
+
+struct NewtonSettings {
+  Real relativeTolerance = 1e-8;
+  Real absoluteTolerance = 1e-10;
+  int maxIterations = 25;
+  bool useModifiedNewton = false;
+  int maxModifiedNewtonIterations = 8;
+  int maxModifiedNewtonRestartIterations = 7;
+  Real modifiedNewtonContractivity = 0.5;
+  bool modifiedNewtonJacUpdatePerStep = false;
+  bool adaptInitialResidual = true;
+  bool weightTolerancePerCoordinate = false;
+  Real maximumSolutionNorm = 1e38;
+  NumericalDifferentiationSettings numericalDifferentiation;
+};
+
+struct GeneralizedAlphaSettings {
+  Real spectralRadius = 0.9;
+  bool useNewmark = false;
+  Real newmarkBeta = 0.25;
+  Real newmarkGamma = 0.5;
+  bool useIndex2Constraints = false;
+  bool computeInitialAccelerations = true;
+  bool resetAccelerations = false;
+};
+
+struct ExplicitIntegrationSettings {
+  DynamicSolverType dynamicSolverType = DynamicSolverType::DOPRI5;
+  bool computeEndOfStepAccelerations = true;
+  bool eliminateConstraints = true;
+};
+
+struct TimeIntegrationSettings {
+  Real startTime = 0;
+  Real endTime = 1;
+  int numberOfSteps = 100;
+  bool adaptiveStep = true;
+  Real adaptiveStepDecrease = 0.5;
+  Real adaptiveStepIncrease = 2;
+  int adaptiveStepRecoverySteps = 10;
+  int adaptiveStepRecoveryIterations = 7;
+  bool automaticStepSize = true;     ///< ODE23/DOPRI5 only
+  Real absoluteTolerance = 1e-8;     ///< explicit error control
+  Real relativeTolerance = 1e-8;     ///< explicit error control
+  Real initialStepSize = 0;          ///< 0: the maximum step size (endTime-startTime)/numberOfSteps
+  Real minimumStepSize = 1e-8;
+  Real stepSizeMaxIncrease = 2;
+  Real stepSizeSafety = 0.9;
+  bool reuseConstantMassMatrix = true;
+  int verboseMode = 0;
+  NewtonSettings newton;
+  GeneralizedAlphaSettings generalizedAlpha;
+  ExplicitIntegrationSettings explicitIntegration;
+};
+
+struct StaticSolverSettings {
+  int numberOfLoadSteps = 1;
+  Real loadStepDuration = 1;
+  Real loadStepStart = 0;
+  bool loadStepGeometric = false;
+  Real loadStepGeometricRange = 1000;
+  bool useLoadFactor = true;
+  bool adaptiveStep = true;
+  Real adaptiveStepDecrease = 0.25;
+  Real adaptiveStepIncrease = 2;
+  int adaptiveStepRecoverySteps = 4;
+  int adaptiveStepRecoveryIterations = 7;
+  Real minimumStepSize = 1e-8;
+  bool computeLoadsJacobian = true;
+  Real stabilizerODE2term = 0;
+  int verboseMode = 0;
+  NewtonSettings newton;
+};
+
+struct SolutionSettings {
+  Real sensorsWritePeriod = 0.01;  ///< 0: every step
+  int outputPrecision = 10;        ///< significant digits in sensor files
+  std::string coordinatesSolutionFileName;  ///< reserved; no solution files are written
+};
+
+struct SimulationSettings {
+  TimeIntegrationSettings timeIntegration;
+  StaticSolverSettings staticSolver;
+  SolutionSettings solutionSettings;
+  LinearSolverType linearSolverType = LinearSolverType::EXUdense;
+};
+
+/// Checks settings before a solve; throws ValidationError naming the setting, value and rule.
+void ValidateSettings(const SimulationSettings& s, bool staticSolve);
+
+}  // namespace mbsweep

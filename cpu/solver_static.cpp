@@ -1,0 +1,136 @@
+// Static solver: Newton on the equilibrium f(q; loadFactor) = 0 with arithmetic or
+// geometric load steps and step reduction on Newton failure (Exudyn's staticSolver).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/rules.h"
+#include "common/system.h"
+#include "cpu/linear_algebra.h"
+#include "cpu/simulation.h"
+
+namespace mbsweep {
+
+namespace {
+
+Real Norm2(const std::vector<Real>& x) {
+  Real s = 0;
+  for (Real v : x) s += v * v;
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationSettings& settings, SystemState& state,
+                       SolverStatistics& stats, SensorRecorder* recorder) {
+  if (L.nAE > 0)
+    throw ValidationError("static solver: models with algebraic equations (constraints) are not available in this build");
+  const auto& st = settings.staticSolver;
+  const auto& nw = st.newton;
+  const int n = L.nODE2;
+  const NumDiff nd{nw.numericalDifferentiation.relativeEpsilon, nw.numericalDifferentiation.minimumCoordinateSize};
+  std::vector<Real> zeroV(static_cast<size_t>(n), 0.), r(static_cast<size_t>(n)), dq(static_cast<size_t>(n));
+  std::fill(state.v.begin(), state.v.end(), 0.);
+  std::fill(state.a.begin(), state.a.end(), 0.);
+  EigenDenseLA J, M;
+  J.Resize(n);
+  const bool stabilize = st.stabilizerODE2term > 0;
+  if (stabilize) {
+    M.Resize(n);
+    ComputeMassMatrix(L, theta, state.q.data(), M);
+  }
+
+  const Real tStart = st.loadStepStart;
+  const Real tEnd = st.loadStepStart + st.loadStepDuration;
+  const int N = st.numberOfLoadSteps;
+  // load-step schedule: arithmetic t_k = k*d/N, or geometric from d/range with a constant factor
+  auto stepEnd = [&](int k) -> Real {
+    if (!st.loadStepGeometric || N == 1) return tStart + st.loadStepDuration * k / N;
+    const Real first = st.loadStepDuration / st.loadStepGeometricRange;
+    const Real factor = std::pow(st.loadStepGeometricRange, 1. / (N - 1));
+    return tStart + first * std::pow(factor, k - 1);
+  };
+  auto loadFactorAt = [&](Real t) { return st.useLoadFactor ? (t - tStart) / st.loadStepDuration : 1.; };
+
+  state.t = tStart;
+  if (recorder) recorder->Start(L, theta, state);
+
+  Real t = tStart;
+  int k = 1;          // index of the next scheduled load step end
+  Real scale = 1;     // step reduction after Newton failures (recovers after good steps)
+  int goodSteps = 0;
+  std::vector<Real> qStart = state.q;
+  while (t < tEnd - 1e-12 * std::max(1., std::abs(tEnd))) {
+    while (k < N && stepEnd(k) <= t + 1e-14) ++k;
+    const Real nominal = stepEnd(k) - t;
+    const Real h = scale * nominal;
+    const Real tTarget = scale == 1 ? stepEnd(k) : std::min(t + h, tEnd);
+    const Real lf = loadFactorAt(tTarget);
+    const Real stab = stabilize ? (1 - lf * lf) * st.stabilizerODE2term : 0;
+    qStart = state.q;
+    auto residual = [&]() {
+      ComputeODE2RHS(L, theta, tTarget, state.q.data(), zeroV.data(), lf, r.data());
+      ++stats.rhsEvaluations;
+      if (stab != 0) {
+        const auto& Mm = M.Matrix();
+        for (int i = 0; i < n; ++i) {
+          Real s = 0;
+          for (int j = 0; j < n; ++j) s += Mm(i, j) * (state.q[static_cast<size_t>(j)] - qStart[static_cast<size_t>(j)]);
+          r[static_cast<size_t>(i)] -= stab * s;
+        }
+      }
+      return Norm2(r);
+    };
+    Real res = residual();
+    Real r0 = res <= nw.absoluteTolerance ? 2 * nw.absoluteTolerance : res;
+    bool converged = res <= nw.absoluteTolerance;
+    int it = 0;
+    for (; !converged && it < nw.maxIterations; ++it) {
+      J.SetZero();
+      ComputeODE2RHSJacobian(L, theta, tTarget, state.q.data(), zeroV.data(), lf, 1., 0., nd, st.computeLoadsJacobian, J);
+      if (stab != 0) {
+        const auto& Mm = M.Matrix();
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            if (Mm(i, j) != 0) J.add(i, j, -stab * Mm(i, j));
+      }
+      ++stats.jacobianUpdates;
+      if (!J.Factorize()) {
+        std::string detail;
+        for (int i = 0; i < n && detail.empty(); ++i)
+          if (J.Matrix().row(i).cwiseAbs().maxCoeff() == 0) detail = " (ODE2 coordinate " + std::to_string(i) + " has no stiffness)";
+        throw SolverError("static solver: the Jacobian is singular at load factor " + FormatReal(lf) + detail);
+      }
+      J.Solve(r.data(), dq.data());
+      for (int i = 0; i < n; ++i) state.q[static_cast<size_t>(i)] -= dq[static_cast<size_t>(i)];
+      ++stats.newtonIterations;
+      res = residual();
+      if (!std::isfinite(res)) break;
+      if (it == 0 && nw.adaptInitialResidual && res > r0) r0 = res;
+      converged = res / r0 <= nw.relativeTolerance || res <= nw.absoluteTolerance;
+    }
+    if (!converged) {
+      ++stats.rejectedSteps;
+      state.q = qStart;
+      if (st.adaptiveStep && h * st.adaptiveStepDecrease >= st.minimumStepSize) {
+        scale *= st.adaptiveStepDecrease;
+        goodSteps = 0;
+        continue;
+      }
+      throw SolverError("static solver: Newton did not converge at load factor " + FormatReal(lf) + " (load step " +
+                        FormatReal(tTarget) + ", step size " + FormatReal(h) + ", residual " + FormatReal(res) + ")");
+    }
+    t = tTarget;
+    ++stats.steps;
+    state.t = t;
+    const bool final = t >= tEnd - 1e-12 * std::max(1., std::abs(tEnd));
+    if (recorder) recorder->Step(L, theta, state, final);
+    // recover a reduced step after enough good steps with few iterations
+    if (scale < 1 && ++goodSteps >= st.adaptiveStepRecoverySteps && it <= st.adaptiveStepRecoveryIterations) {
+      scale = std::min(1., scale * st.adaptiveStepIncrease);
+      goodSteps = 0;
+    }
+  }
+}
+
+}  // namespace mbsweep

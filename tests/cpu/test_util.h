@@ -1,0 +1,57 @@
+// Small helpers shared by the CPU solver tests.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "common/model.h"
+
+namespace mbsweep::test {
+
+/// Slope of log(err) over log(h) by least squares.
+inline double ConvergenceSlope(const std::vector<double>& h, const std::vector<double>& err) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(h.size());
+  for (size_t i = 0; i < h.size(); ++i) {
+    const double x = std::log(h[i]), y = std::log(err[i]);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/// 1-DOF oscillator: NodePoint with mass m, CoordinateSpringDamper (k, d) to a ground
+/// coordinate, initial displacement x0 and velocity v0 in x. Returns the node index.
+inline NodeIndex AddOscillator(Model& m, double mass, double k, double d, double x0, double v0) {
+  NodePoint np;
+  np.initialCoordinates = {x0, 0, 0};
+  np.initialVelocities = {v0, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = mass;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  NodePointGround g;
+  const NodeIndex ng = m.AddNode(g);
+  MarkerNodeCoordinate c0, c1;
+  c0.nodeNumber = ng;
+  c1.nodeNumber = n;
+  const MarkerIndex m0 = m.AddMarker(c0), m1 = m.AddMarker(c1);
+  ObjectConnectorCoordinateSpringDamper sd;
+  sd.markerNumbers = {m0, m1};
+  sd.stiffness = k;
+  sd.damping = d;
+  m.AddObject(sd);
+  return n;
+}
+
+/// Closed-form displacement of the damped oscillator m x'' + d x' + k x = 0 (underdamped).
+inline double OscillatorExact(double mass, double k, double d, double x0, double v0, double t) {
+  const double w0 = std::sqrt(k / mass), zeta = d / (2 * std::sqrt(k * mass));
+  const double wd = w0 * std::sqrt(1 - zeta * zeta), s = zeta * w0;
+  return std::exp(-s * t) * (x0 * std::cos(wd * t) + (v0 + s * x0) / wd * std::sin(wd * t));
+}
+
+}  // namespace mbsweep::test
