@@ -336,6 +336,74 @@ struct ObjectConnectorGravity {
   }
 };
 
+// ----------------------------------- constraints ----------------------------------------
+// Each constraint adds algebraic variables (Lagrange multipliers); activeConnector = false
+// replaces its equations by lambda = 0.
+
+/// Coordinate constraint: factorValue1 * q_m1 - q_m0 - offset * f(t) = 0 (velocities with
+/// velocityLevel). f is the built-in offsetTimeFunction (constant 1 by default).
+struct ObjectConnectorCoordinate {
+  MBS_ITEM_TYPE(ObjectConnectorCoordinate);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Real offset = 0;
+  Real factorValue1 = 1;
+  bool velocityLevel = false;
+  TimeFunction offsetTimeFunction;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("offset", offset, Rule::Real);
+    v("factorValue1", factorValue1, Rule::Real);
+    v("velocityLevel", velocityLevel);
+    v("offsetTimeFunction", offsetTimeFunction);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Distance constraint between two position markers: |p1 - p0| - distance = 0.
+struct ObjectConnectorDistance {
+  MBS_ITEM_TYPE(ObjectConnectorDistance);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Real distance = 0;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("distance", distance, Rule::PReal);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Planar revolute joint: the x and y positions of both markers coincide (2 equations).
+struct ObjectJointRevolute2D {
+  MBS_ITEM_TYPE(ObjectJointRevolute2D);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Planar prismatic joint: marker 1 slides along axisMarker0 (marker-0 frame):
+/// (A1 normalMarker1) . (p1 - p0) = 0 and, with constrainRotation,
+/// (A0 axisMarker0) . (A1 normalMarker1) = 0.
+struct ObjectJointPrismatic2D {
+  MBS_ITEM_TYPE(ObjectJointPrismatic2D);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Vector3D axisMarker0{1, 0, 0};
+  Vector3D normalMarker1{0, 1, 0};
+  bool constrainRotation = true;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("axisMarker0", axisMarker0, Rule::Real);
+    v("normalMarker1", normalMarker1, Rule::Real);
+    v("constrainRotation", constrainRotation);
+    v("activeConnector", activeConnector);
+  }
+};
+
 // ------------------------------------ markers -------------------------------------------
 
 /// Position marker at a local position of a body.
@@ -529,7 +597,8 @@ using NodeItem = std::variant<NodePoint, NodePoint2D, NodeRigidBody2D, Node1D, N
 using ObjectItem = std::variant<ObjectGround, ObjectMassPoint, ObjectMassPoint2D, ObjectMass1D, ObjectRotationalMass1D,
                                 ObjectRigidBody2D, ObjectGenericODE2, ObjectGenericODE1, ObjectConnectorSpringDamper,
                                 ObjectConnectorCoordinateSpringDamper, ObjectConnectorCartesianSpringDamper,
-                                ObjectConnectorGravity>;
+                                ObjectConnectorGravity, ObjectConnectorCoordinate, ObjectConnectorDistance,
+                                ObjectJointRevolute2D, ObjectJointPrismatic2D>;
 using MarkerItem = std::variant<MarkerBodyPosition, MarkerBodyRigid, MarkerBodyMass, MarkerNodePosition,
                                 MarkerNodeRigid, MarkerNodeCoordinate>;
 using LoadItem = std::variant<LoadCoordinate, LoadForceVector, LoadTorqueVector, LoadMassProportional>;

@@ -12,6 +12,9 @@ namespace mbsweep {
 namespace {
 
 template <class T> struct always_false : std::false_type {};
+template <class T> struct IsConstraintItem
+    : std::bool_constant<std::is_same_v<T, ObjectConnectorCoordinate> || std::is_same_v<T, ObjectConnectorDistance> ||
+                         std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D>> {};
 template <class T, class = void> struct HasNodeNumber : std::false_type {};
 template <class T> struct HasNodeNumber<T, std::void_t<decltype(std::declval<T>().nodeNumber)>> : std::true_type {};
 
@@ -265,6 +268,12 @@ std::vector<OVT> ObjectOutputs(ObjectKind k) {
     case ObjectKind::ConnectorCoordinateSpringDamper: return {OVT::Displacement, OVT::Velocity, OVT::Force};
     case ObjectKind::ConnectorGravity: return {OVT::Distance, OVT::Displacement, OVT::Force};
     case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
+    case ObjectKind::ConnectorCoordinate: return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::ConnectorDistance:
+      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::JointRevolute2D:
+    case ObjectKind::JointPrismatic2D:
+      return {OVT::Position, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
     default: return {};
   }
@@ -331,6 +340,10 @@ ObjectKind KindOf(const ObjectItem& o) {
         else if constexpr (std::is_same_v<T, ObjectConnectorCartesianSpringDamper>)
           return ObjectKind::ConnectorCartesianSpringDamper;
         else if constexpr (std::is_same_v<T, ObjectConnectorGravity>) return ObjectKind::ConnectorGravity;
+        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinate>) return ObjectKind::ConnectorCoordinate;
+        else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) return ObjectKind::ConnectorDistance;
+        else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) return ObjectKind::JointRevolute2D;
+        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) return ObjectKind::JointPrismatic2D;
         else static_assert(always_false<T>::value, "unhandled object type");
       },
       o);
@@ -411,6 +424,29 @@ std::string Model::LoadName(int i) const {
 std::string Model::SensorName(int i) const {
   const auto n = GivenName(sensors_.at(static_cast<size_t>(i)));
   return n.empty() ? "sensor" + std::to_string(i) : n;
+}
+
+int Model::MarkerCoordinateCount(int marker) const {
+  return std::visit(
+      [&](const auto& x) -> int {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, MarkerBodyPosition> || std::is_same_v<T, MarkerBodyRigid> ||
+                      std::is_same_v<T, MarkerBodyMass>) {
+          const int node = std::visit(
+              [](const auto& o) -> int {
+                if constexpr (HasNodeNumber<std::decay_t<decltype(o)>>::value) return o.nodeNumber.value;
+                else return -1;
+              },
+              objects_[static_cast<size_t>(x.bodyNumber.value)]);
+          return node < 0 ? 0 : NodeODE2Count(nodes_[static_cast<size_t>(node)]);
+        } else {
+          const auto& nd = nodes_[static_cast<size_t>(x.nodeNumber.value)];
+          const int n = NodeODE2Count(nd) + NodeODE1Count(nd);
+          if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) return n > 0 ? 1 : 0;
+          return n;
+        }
+      },
+      markers_[static_cast<size_t>(marker)]);
 }
 
 // ------------------------------------- AddNode ------------------------------------------
@@ -521,8 +557,30 @@ ObjectIndex Model::AddObject(ObjectItem item) {
                              std::is_same_v<T, ObjectConnectorCartesianSpringDamper> ||
                              std::is_same_v<T, ObjectConnectorGravity>)
           requireMarkers(x.markerNumbers, true, false);
-        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper>)
+        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper> ||
+                           std::is_same_v<T, ObjectConnectorCoordinate>)
           requireMarkers(x.markerNumbers, false, true);
+        else if constexpr (std::is_same_v<T, ObjectConnectorDistance> || std::is_same_v<T, ObjectJointRevolute2D>)
+          requireMarkers(x.markerNumbers, true, false);
+        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
+          requireMarkers(x.markerNumbers, true, false);
+          for (int k = 0; k < 2; ++k) {
+            const int mi = x.markerNumbers[static_cast<size_t>(k)].value;
+            if (!MarkerHasOrientation(KindOf(markers_[static_cast<size_t>(mi)])))
+              v.Fail("markerNumbers[" + std::to_string(k) + "]",
+                     "= " + std::to_string(mi) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
+                         MarkerName(mi) + "', but " + type +
+                         " requires Position and Orientation markers (MarkerBodyRigid or MarkerNodeRigid)");
+          }
+        }
+        if constexpr (IsConstraintItem<T>::value) {
+          // a constraint between two markers without coordinates can never be satisfied by the solver
+          if (MarkerCoordinateCount(x.markerNumbers[0].value) == 0 && MarkerCoordinateCount(x.markerNumbers[1].value) == 0)
+            v.Fail("markerNumbers", "= [" + std::to_string(x.markerNumbers[0].value) + ", " +
+                                        std::to_string(x.markerNumbers[1].value) +
+                                        "] both refer to ground (no coordinates); the constraint equations would be "
+                                        "singular");
+        }
       },
       item);
   objects_.push_back(std::move(item));
@@ -738,10 +796,22 @@ Layout Model::Compile() const {
             const NodeRecord& nr = nrec[static_cast<size_t>(x.nodeNumber.value)];
             for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
             extra = {x.nodeNumber.value};
-          } else {  // connectors
+          } else {  // connectors and constraints
             markerLTG(x.markerNumbers[0].value, ltg2, ltg1);
             markerLTG(x.markerNumbers[1].value, ltg2, ltg1);
             extra = {x.markerNumbers[0].value, x.markerNumbers[1].value, x.activeConnector ? 1 : 0};
+            if constexpr (std::is_same_v<T, ObjectConnectorCoordinate>) {
+              nAE = 1;
+              extra.insert(extra.end(), {x.velocityLevel ? 1 : 0, static_cast<int>(x.offsetTimeFunction.type),
+                                         static_cast<int>(x.offsetTimeFunction.times.size())});
+            } else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) {
+              nAE = 1;
+            } else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) {
+              nAE = 2;
+            } else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
+              nAE = x.constrainRotation ? 2 : 1;
+              extra.push_back(x.constrainRotation ? 1 : 0);
+            }
           }
         },
         objects_[i]);

@@ -53,6 +53,8 @@ class Model {
   std::vector<Real> Theta0() const;
 
  private:
+  /// Number of coordinates behind a marker (0 for markers on ground).
+  int MarkerCoordinateCount(int marker) const;
   std::vector<NodeItem> nodes_;
   std::vector<ObjectItem> objects_;
   std::vector<MarkerItem> markers_;

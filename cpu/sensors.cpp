@@ -229,11 +229,8 @@ void Simulation::SolveDynamic(const SimulationSettings& settings, DynamicSolverT
   stats_ = SolverStatistics{};
   const bool implicit = solverType == DynamicSolverType::GeneralizedAlpha || solverType == DynamicSolverType::TrapezoidalIndex2;
   SensorRecorder rec(model_, layout_, settings, implicit ? "implicit second order time integration" : "explicit time integration");
-  const LayoutView L = layout_.View();
-  if (implicit)
-    throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(solverType) +
-                          " is not available in this build");
-  SolveExplicit(L, theta_.data(), settings, solverType, state_, stats_, &rec, layout_.nodeNames);
+  if (implicit) SolveImplicit(layout_, theta_.data(), settings, solverType, state_, stats_, &rec);
+  else SolveExplicit(layout_.View(), theta_.data(), settings, solverType, state_, stats_, &rec, layout_.nodeNames);
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);
 }

@@ -116,6 +116,10 @@ class Simulation {
 void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder,
                    const std::vector<std::string>& nodeNames);
+void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
+                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder);
+/// Throws ValidationError naming the constraints if C_q has dependent rows at state s.
+void CheckRedundantConstraints(const Layout& layout, const Real* theta, const SystemState& s);
 void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationSettings& settings, SystemState& state,
                        SolverStatistics& stats, SensorRecorder* recorder);
 

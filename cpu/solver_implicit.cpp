@@ -1,0 +1,196 @@
+// CPU instantiation of the generalized-alpha integrator (Eigen dense or sparse LU), with
+// sensor recording, failure messages and the redundant-constraint check at the start.
+#include <Eigen/Dense>
+#include <sstream>
+
+#include "common/generalized_alpha.h"
+#include "common/rules.h"
+#include "cpu/linear_algebra.h"
+#include "cpu/simulation.h"
+
+namespace mbsweep {
+
+namespace {
+
+struct RecorderObserver {
+  const LayoutView& L;
+  const Real* theta;
+  SensorRecorder* rec;
+  SystemState& state;
+  void Copy(const StateView& s) {
+    state.t = s.t;
+    std::copy(s.q, s.q + L.nODE2, state.q.begin());
+    std::copy(s.v, s.v + L.nODE2, state.v.begin());
+    std::copy(s.a, s.a + L.nODE2, state.a.begin());
+    std::copy(s.y, s.y + L.nODE1, state.y.begin());
+    std::copy(s.yt, s.yt + L.nODE1, state.yt.begin());
+    std::copy(s.lambda, s.lambda + L.nAE, state.lambda.begin());
+  }
+  void OnStart(const StateView& s) {
+    if (!rec) return;
+    Copy(s);
+    rec->Start(L, theta, state);
+  }
+  void OnStep(const StateView& s, bool final) {
+    if (!rec) return;
+    Copy(s);
+    rec->Step(L, theta, state, final);
+  }
+};
+
+/// Dense C_q of all constraints at the initial state (for the redundancy check).
+struct DenseCq {
+  Eigen::MatrixXd& m;
+  void add(int i, int j, Real v) { m(i, j) += v; }
+};
+struct NullSink {
+  void add(int, int, Real) {}
+};
+
+}  // namespace
+
+GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type) {
+  const auto& ti = s.timeIntegration;
+  GeneralizedAlphaParameters p;
+  p.startTime = ti.startTime;
+  p.endTime = ti.endTime;
+  p.numberOfSteps = ti.numberOfSteps;
+  p.spectralRadius = ti.generalizedAlpha.spectralRadius;
+  p.useNewmark = ti.generalizedAlpha.useNewmark || type == DynamicSolverType::TrapezoidalIndex2;
+  p.newmarkBeta = ti.generalizedAlpha.newmarkBeta;
+  p.newmarkGamma = ti.generalizedAlpha.newmarkGamma;
+  p.index2 = ti.generalizedAlpha.useIndex2Constraints || type == DynamicSolverType::TrapezoidalIndex2;
+  p.computeInitialAccelerations = ti.generalizedAlpha.computeInitialAccelerations;
+  p.relativeTolerance = ti.newton.relativeTolerance;
+  p.absoluteTolerance = ti.newton.absoluteTolerance;
+  p.maxIterations = ti.newton.maxIterations;
+  p.useModifiedNewton = ti.newton.useModifiedNewton;
+  p.maxModifiedNewtonIterations = ti.newton.maxModifiedNewtonIterations;
+  p.maxModifiedNewtonRestartIterations = ti.newton.maxModifiedNewtonRestartIterations;
+  p.modifiedNewtonContractivity = ti.newton.modifiedNewtonContractivity;
+  p.modifiedNewtonJacUpdatePerStep = ti.newton.modifiedNewtonJacUpdatePerStep;
+  p.adaptInitialResidual = ti.newton.adaptInitialResidual;
+  p.maximumSolutionNorm = ti.newton.maximumSolutionNorm;
+  p.adaptiveStep = ti.adaptiveStep;
+  p.adaptiveStepDecrease = ti.adaptiveStepDecrease;
+  p.adaptiveStepIncrease = ti.adaptiveStepIncrease;
+  p.adaptiveStepRecoverySteps = ti.adaptiveStepRecoverySteps;
+  p.adaptiveStepRecoveryIterations = ti.adaptiveStepRecoveryIterations;
+  p.minimumStepSize = ti.minimumStepSize;
+  p.numDiff = NumDiff{ti.newton.numericalDifferentiation.relativeEpsilon,
+                      ti.newton.numericalDifferentiation.minimumCoordinateSize};
+  return p;
+}
+
+void CheckRedundantConstraints(const Layout& layout, const Real* theta, const SystemState& s) {
+  const LayoutView L = layout.View();
+  if (L.nAE == 0) return;
+  Eigen::MatrixXd Cq = Eigen::MatrixXd::Zero(L.nAE, L.nODE2);
+  DenseCq sink{Cq};
+  NullSink none;
+  ComputeAEJacobian(L, theta, s.t, s.q.data(), s.v.data(), false, 1, 1, 0, sink, none, none);
+  // add rows one by one; a row that does not raise the rank depends on the earlier ones
+  Eigen::MatrixXd rows(0, L.nODE2);
+  int rank = 0;
+  for (int r = 0; r < L.nAE; ++r) {
+    if (Cq.row(r).squaredNorm() == 0) continue;  // inactive constraints (lambda = 0) or no coordinates
+    Eigen::MatrixXd next(rows.rows() + 1, L.nODE2);
+    next << rows, Cq.row(r);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(next);
+    lu.setThreshold(1e-10);
+    if (lu.rank() == rank) {
+      const int obj = layout.aeOwnerObject[static_cast<size_t>(r)];
+      const int first = GetObjectRecord(L, obj).aeBegin;
+      std::ostringstream msg;
+      msg << "redundant constraints: equation " << (r - first) << " of object '"
+          << layout.objectNames[static_cast<size_t>(obj)] << "' (object " << obj
+          << ") is linearly dependent on the equations of";
+      std::vector<int> owners;
+      for (int k = 0; k < r; ++k)
+        if (Cq.row(k).squaredNorm() > 0) {
+          const int o = layout.aeOwnerObject[static_cast<size_t>(k)];
+          if (owners.empty() || owners.back() != o) owners.push_back(o);
+        }
+      for (size_t k = 0; k < owners.size(); ++k)
+        msg << (k ? ", '" : " '") << layout.objectNames[static_cast<size_t>(owners[k])] << "'";
+      msg << " at the initial configuration; remove or relax one of them";
+      throw ValidationError(msg.str());
+    }
+    rows = next;
+    rank = static_cast<int>(lu.rank());
+  }
+}
+
+template <class LA>
+static SolveInfo RunGeneralizedAlpha(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P,
+                                     SystemState& state, SensorRecorder* recorder) {
+  const int n2 = L.nODE2, n1 = L.nODE1, nA = L.nAE, N = n2 + n1 + nA;
+  std::vector<Real> buf(static_cast<size_t>(8 * n2 + 4 * n1 + 3 * nA + 2 * N + n2), 0.);
+  Real* p = buf.data();
+  auto take = [&p](int n) {
+    Real* r = p;
+    p += n;
+    return r;
+  };
+  GeneralizedAlphaWork w;
+  w.q = take(n2);
+  w.v = take(n2);
+  w.a = take(n2);
+  w.aAlg = take(n2);
+  w.lambda = take(nA);
+  w.y = take(n1);
+  w.yt = take(n1);
+  w.qn = take(n2);
+  w.vn = take(n2);
+  w.an = take(n2);
+  w.aAlgN = take(n2);
+  w.yn = take(n1);
+  w.ytn = take(n1);
+  w.res = take(N);
+  w.delta = take(N);
+  w.f2 = take(n2);
+  w.ae = take(nA);
+  w.ae2 = take(nA);
+  std::copy(state.q.begin(), state.q.end(), w.q);
+  std::copy(state.v.begin(), state.v.end(), w.v);
+  std::copy(state.y.begin(), state.y.end(), w.y);
+  LA la;
+  la.Resize(N);
+  RecorderObserver obs{L, theta, recorder, state};
+  GeneralizedAlpha<LA, RecorderObserver> ga(L, theta, P, w, la, obs);
+  SolveInfo info = ga.Run();
+  state.t = info.t;
+  std::copy(w.q, w.q + n2, state.q.begin());
+  std::copy(w.v, w.v + n2, state.v.begin());
+  std::copy(w.a, w.a + n2, state.a.begin());
+  std::copy(w.y, w.y + n1, state.y.begin());
+  std::copy(w.yt, w.yt + n1, state.yt.begin());
+  std::copy(w.lambda, w.lambda + nA, state.lambda.begin());
+  return info;
+}
+
+void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
+                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
+  const LayoutView L = layout.View();
+  CheckRedundantConstraints(layout, theta, state);
+  const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(settings, type);
+  const SolveInfo info = settings.linearSolverType == LinearSolverType::EigenSparse
+                             ? RunGeneralizedAlpha<EigenSparseLA>(L, theta, P, state, recorder)
+                             : RunGeneralizedAlpha<EigenDenseLA>(L, theta, P, state, recorder);
+  stats.steps = info.steps;
+  stats.rejectedSteps = info.rejectedSteps;
+  stats.newtonIterations = info.newtonIterations;
+  stats.jacobianUpdates = info.jacobianUpdates;
+  stats.rhsEvaluations = info.rhsEvaluations;
+  if (info.status != SolveStatus::ok) {
+    const char* what = info.status == SolveStatus::singular_matrix ? "the iteration matrix is singular"
+                       : info.status == SolveStatus::diverged      ? "the solution diverged"
+                       : info.status == SolveStatus::step_too_small
+                           ? "Newton did not converge and the step size cannot be reduced below minimumStepSize"
+                           : "Newton did not converge";
+    throw SolverError(std::string(DynamicSolverTypeName(type)) + ": " + what + " at t = " + FormatReal(info.t) +
+                      " (step size " + FormatReal(info.h) + ", residual " + FormatReal(info.residual) + ")");
+  }
+}
+
+}  // namespace mbsweep

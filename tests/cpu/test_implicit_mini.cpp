@@ -1,0 +1,307 @@
+// Exudyn's mini examples solved with the generalized-alpha integrator (default settings:
+// t = 1, 100 steps, rho = 0.9, index 3, full Newton), each checked to 1e-10 relative of the
+// reference in Exudyn's test-suite reference values (exudyn-semantics §4.1).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cpu/simulation.h"
+
+namespace mbsweep {
+namespace {
+
+constexpr double kRelTol = 1e-10;
+
+void ExpectRel(double value, double ref) { EXPECT_NEAR(value, ref, kRelTol * std::max(std::abs(ref), 1e-300)); }
+
+// Every mini example has a ground object and a ground node first.
+void AddGround(Model& m) {
+  ObjectGround g;
+  m.AddObject(g);
+  NodePointGround ng;
+  m.AddNode(ng);
+}
+
+// NodePoint ref [1,1,0], init [0.5,0,0], vel [0.5,0,0], MassPoint m=1, no forces: x = 2.0.
+TEST(ImplicitMiniExamples, ObjectMassPoint) {
+  Model m;
+  AddGround(m);
+  NodePoint np;
+  np.referenceCoordinates = {1, 1, 0};
+  np.initialCoordinates = {0.5, 0, 0};
+  np.initialVelocities = {0.5, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = 1;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 2.0);
+}
+
+// The same in 2D: x = 2.0.
+TEST(ImplicitMiniExamples, ObjectMassPoint2D) {
+  Model m;
+  AddGround(m);
+  NodePoint2D np;
+  np.referenceCoordinates = {1, 1};
+  np.initialCoordinates = {0.5, 0};
+  np.initialVelocities = {0.5, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint2D mp;
+  mp.physicsMass = 1;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 2.0);
+}
+
+// Node1D ref [1], init [0.5], vel [0.5]; Mass1D m=1: Position x of the body = 2.0.
+TEST(ImplicitMiniExamples, ObjectMass1D) {
+  Model m;
+  AddGround(m);
+  Node1D n1;
+  n1.referenceCoordinates = {1};
+  n1.initialCoordinates = {0.5};
+  n1.initialVelocities = {0.5};
+  ObjectMass1D mass;
+  mass.physicsMass = 1;
+  mass.nodeNumber = m.AddNode(n1);
+  const ObjectIndex o = m.AddObject(mass);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetObjectOutputBody(o, OutputVariableType::Position)[0], 2.0);
+}
+
+// Node1D as above; RotationalMass1D J=1: Rotation = 2.0.
+TEST(ImplicitMiniExamples, ObjectRotationalMass1D) {
+  Model m;
+  AddGround(m);
+  Node1D n1;
+  n1.referenceCoordinates = {1};
+  n1.initialCoordinates = {0.5};
+  n1.initialVelocities = {0.5};
+  ObjectRotationalMass1D rot;
+  rot.physicsInertia = 1;
+  rot.nodeNumber = m.AddNode(n1);
+  const ObjectIndex o = m.AddObject(rot);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetObjectOutputBody(o, OutputVariableType::Rotation)[0], 2.0);
+}
+
+// NodeRigidBody2D ref [1,1,pi/4], init [0.5,0,0], vel [0.5,0,0.75 pi]; m=1, J=2:
+// Position x + Coordinates[2] = 4.356194490192344.
+TEST(ImplicitMiniExamples, ObjectRigidBody2D) {
+  Model m;
+  AddGround(m);
+  NodeRigidBody2D nd;
+  nd.referenceCoordinates = {1, 1, 0.25 * M_PI};
+  nd.initialCoordinates = {0.5, 0, 0};
+  nd.initialVelocities = {0.5, 0, 0.75 * M_PI};
+  const NodeIndex n = m.AddNode(nd);
+  ObjectRigidBody2D rb;
+  rb.physicsMass = 1;
+  rb.physicsInertia = 2;
+  rb.nodeNumber = n;
+  m.AddObject(rb);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0] + sim.GetNodeOutput(n, OutputVariableType::Coordinates)[2],
+            4.356194490192344);
+}
+
+// Two NodePoints at [0,0,0] and [1,0,0]; GenericODE2 with M = 0.5 I6, K = [[2k,-k],[-k,k]] (x) I3
+// (k=5000), D likewise with d=50; Force [10,0,0] on node 1; TrapezoidalIndex2:
+// x of node 1 = 1.0039999999354785.
+TEST(ImplicitMiniExamples, ObjectGenericODE2_TrapezoidalIndex2) {
+  Model m;
+  AddGround(m);
+  NodePoint a, b;
+  b.referenceCoordinates = {1, 0, 0};
+  const NodeIndex n0 = m.AddNode(a), n1 = m.AddNode(b);
+  const double k = 5000, d = 50;
+  std::vector<double> K(36, 0.), D(36, 0.), M(36, 0.);
+  for (int i = 0; i < 3; ++i) {
+    const int j = i + 3;
+    K[static_cast<size_t>(i * 6 + i)] = 2 * k;
+    K[static_cast<size_t>(i * 6 + j)] = -k;
+    K[static_cast<size_t>(j * 6 + i)] = -k;
+    K[static_cast<size_t>(j * 6 + j)] = k;
+    D[static_cast<size_t>(i * 6 + i)] = 2 * d;
+    D[static_cast<size_t>(i * 6 + j)] = -d;
+    D[static_cast<size_t>(j * 6 + i)] = -d;
+    D[static_cast<size_t>(j * 6 + j)] = d;
+  }
+  for (int i = 0; i < 6; ++i) M[static_cast<size_t>(i * 6 + i)] = 0.5;
+  ObjectGenericODE2 g;
+  g.nodeNumbers = {n0, n1};
+  g.massMatrix = Matrix(6, 6, M);
+  g.stiffnessMatrix = Matrix(6, 6, K);
+  g.dampingMatrix = Matrix(6, 6, D);
+  m.AddObject(g);
+  MarkerNodePosition mk;
+  mk.nodeNumber = n1;
+  LoadForceVector f;
+  f.markerNumber = m.AddMarker(mk);
+  f.loadVector = {10, 0, 0};
+  m.AddLoad(f);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{}, DynamicSolverType::TrapezoidalIndex2);
+  ExpectRel(sim.GetNodeOutput(n1, OutputVariableType::Position)[0], 1.0039999999354785);
+}
+
+// NodePoint at [1.05,0,0]; MassPoint m=1; SpringDamper from a ground marker at the origin,
+// L0=1, k=100, d=1: x = 0.9733828995763039.
+TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
+  Model m;
+  ObjectGround g;
+  const ObjectIndex og = m.AddObject(g);
+  NodePointGround ng;
+  m.AddNode(ng);
+  NodePoint np;
+  np.referenceCoordinates = {1.05, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = 1;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerBodyPosition mg;
+  mg.bodyNumber = og;
+  MarkerNodePosition mn;
+  mn.nodeNumber = n;
+  ObjectConnectorSpringDamper sd;
+  sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+  sd.referenceLength = 1;
+  sd.stiffness = 100;
+  sd.damping = 1;
+  m.AddObject(sd);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 0.9733828995763039);
+}
+
+// Point at [1,1,0]; m=5; CartesianSpringDamper from a ground marker at [1,1,0], k=[5000]*3,
+// d=[0,250,0]; Force [0,-5,0]: y displacement = -0.0009999999999750209.
+TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
+  Model m;
+  ObjectGround g;
+  const ObjectIndex og = m.AddObject(g);
+  NodePointGround ng;
+  m.AddNode(ng);
+  NodePoint np;
+  np.referenceCoordinates = {1, 1, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = 5;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerBodyPosition mg;
+  mg.bodyNumber = og;
+  mg.localPosition = {1, 1, 0};
+  MarkerNodePosition mn;
+  mn.nodeNumber = n;
+  const MarkerIndex mgi = m.AddMarker(mg), mni = m.AddMarker(mn);
+  ObjectConnectorCartesianSpringDamper sd;
+  sd.markerNumbers = {mgi, mni};
+  sd.stiffness = {5000, 5000, 5000};
+  sd.damping = {0, 250, 0};
+  m.AddObject(sd);
+  LoadForceVector f;
+  f.markerNumber = mni;
+  f.loadVector = {0, -5, 0};
+  m.AddLoad(f);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Displacement)[1], -0.0009999999999750209);
+}
+
+// Point2D [1,0]; MassPoint2D m=50; DistanceConstraint to a ground marker at the origin,
+// distance 1; Force [0,-50*9.81,0]; rho = 0.7: x = -0.9861806726069355.
+TEST(ImplicitMiniExamples, ObjectConnectorDistance) {
+  Model m;
+  ObjectGround g;
+  const ObjectIndex og = m.AddObject(g);
+  NodePointGround ng;
+  m.AddNode(ng);
+  NodePoint2D np;
+  np.referenceCoordinates = {1, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint2D mp;
+  mp.physicsMass = 50;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerBodyPosition mg;
+  mg.bodyNumber = og;
+  MarkerNodePosition mn;
+  mn.nodeNumber = n;
+  const MarkerIndex mgi = m.AddMarker(mg), mni = m.AddMarker(mn);
+  ObjectConnectorDistance dc;
+  dc.markerNumbers = {mgi, mni};
+  dc.distance = 1;
+  m.AddObject(dc);
+  LoadForceVector f;
+  f.markerNumber = mni;
+  f.loadVector = {0, -50 * 9.81, 0};
+  m.AddLoad(f);
+  Simulation sim(m);
+  SimulationSettings s;
+  s.timeIntegration.generalizedAlpha.spectralRadius = 0.7;
+  sim.SolveDynamic(s);
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], -0.9861806726069355);
+}
+
+// Point [2,0,0]; m=5; CoordinateConstraint from a ground coordinate to x, offset 0.1 with
+// the time function 0.5(1 - cos(0.5 pi t)) (a Harmonic: 0.5 + 0.5 sin(0.5 pi t - pi/2)):
+// x displacement = 0.04999999999999982.
+TEST(ImplicitMiniExamples, ObjectConnectorCoordinate) {
+  Model m;
+  AddGround(m);
+  NodePointGround ng;
+  const NodeIndex ngi = m.AddNode(ng);
+  NodePoint np;
+  np.referenceCoordinates = {2, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = 5;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerNodeCoordinate c0, c1;
+  c0.nodeNumber = ngi;
+  c1.nodeNumber = n;
+  ObjectConnectorCoordinate cc;
+  cc.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
+  cc.offset = 0.1;
+  cc.offsetTimeFunction = TimeFunction::Harmonic(0.5, 0.5 * M_PI, -0.5 * M_PI, 0.5);
+  m.AddObject(cc);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
+}
+
+// Point at [1,0,0]; MassPoint m=2; Gravity [0,0,-9.81] on MarkerBodyMass: z = -4.904999999999998.
+TEST(ImplicitMiniExamples, LoadMassProportional) {
+  Model m;
+  AddGround(m);
+  NodePoint np;
+  np.referenceCoordinates = {1, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.physicsMass = 2;
+  mp.nodeNumber = n;
+  const ObjectIndex o = m.AddObject(mp);
+  MarkerBodyMass bm;
+  bm.bodyNumber = o;
+  LoadMassProportional g;
+  g.markerNumber = m.AddMarker(bm);
+  g.loadVector = {0, 0, -9.81};
+  m.AddLoad(g);
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[2], -4.904999999999998);
+}
+
+}  // namespace
+}  // namespace mbsweep
