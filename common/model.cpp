@@ -269,11 +269,9 @@ std::vector<OVT> ObjectOutputs(ObjectKind k) {
     case ObjectKind::ConnectorGravity: return {OVT::Distance, OVT::Displacement, OVT::Force};
     case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
     case ObjectKind::ConnectorCoordinate: return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
-    case ObjectKind::ConnectorDistance:
-      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::ConnectorDistance: return {OVT::Distance, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::JointRevolute2D:
-    case ObjectKind::JointPrismatic2D:
-      return {OVT::Position, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::JointPrismatic2D: return {OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
     default: return {};
   }

@@ -2,7 +2,7 @@
 /// Host/device evaluation of sensor outputs (OutputVariableType values) from a system state.
 #pragma once
 
-#include "common/system.h"
+#include "common/constraints.h"
 
 namespace mbsweep {
 
@@ -193,6 +193,28 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
         else return 0;
         if (cap > 0) out[0] = val;
         return 1;
+      }
+      if (IsConstraint(ok)) {
+        if (ovt == OVT::Force) {  // the Lagrange multipliers (constraint forces)
+          const int n = ok == ObjectKind::JointRevolute2D ? 3 : o.nAE;
+          for (int i = 0; i < n && i < cap; ++i) out[i] = i < o.nAE && s.lambda ? s.lambda[o.aeBegin + i] : 0;
+          return n;
+        }
+        ConstraintEval e;
+        ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
+        if (ovt == OVT::ConstraintEquation) return detail::PutRange(e.C, e.nAE, out, cap);
+        if (ok == ObjectKind::ConnectorCoordinate && (ovt == OVT::Displacement || ovt == OVT::Velocity)) {
+          Real q0, v0, q1, v1;
+          MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
+          MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
+          if (cap > 0) out[0] = ovt == OVT::Displacement ? q1 - q0 : v1 - v0;
+          return 1;
+        }
+        if (ok == ObjectKind::ConnectorDistance && ovt == OVT::Distance) {
+          if (cap > 0) out[0] = e.C[0] + theta[L.object[r.target].theta];
+          return 1;
+        }
+        return 0;
       }
       if (IsPositionConnector(ok)) {
         ConnectorState c;

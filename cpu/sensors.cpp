@@ -239,6 +239,7 @@ void Simulation::SolveStatic(const SimulationSettings& settings) {
   ValidateSettings(settings, true);
   state_ = InitialState();
   stats_ = SolverStatistics{};
+  CheckRedundantConstraints(layout_, theta_.data(), state_);
   SensorRecorder rec(model_, layout_, settings, "static solver");
   SolveStaticSystem(layout_.View(), theta_.data(), settings, state_, stats_, &rec);
   stored_ = std::move(rec.stored);

@@ -5,13 +5,20 @@
 #include <vector>
 
 #include "common/rules.h"
-#include "common/system.h"
+#include "common/constraints.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
 
 namespace mbsweep {
 
 namespace {
+
+struct OffsetSink {
+  EigenDenseLA& la;
+  int r0, c0;
+  Real s;
+  void add(int i, int j, Real v) { la.add(i + r0, j + c0, s * v); }
+};
 
 Real Norm2(const std::vector<Real>& x) {
   Real s = 0;
@@ -23,17 +30,17 @@ Real Norm2(const std::vector<Real>& x) {
 
 void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationSettings& settings, SystemState& state,
                        SolverStatistics& stats, SensorRecorder* recorder) {
-  if (L.nAE > 0)
-    throw ValidationError("static solver: models with algebraic equations (constraints) are not available in this build");
   const auto& st = settings.staticSolver;
   const auto& nw = st.newton;
-  const int n = L.nODE2;
+  const int n = L.nODE2, nA = L.nAE, nTotal = n + nA;
   const NumDiff nd{nw.numericalDifferentiation.relativeEpsilon, nw.numericalDifferentiation.minimumCoordinateSize};
-  std::vector<Real> zeroV(static_cast<size_t>(n), 0.), r(static_cast<size_t>(n)), dq(static_cast<size_t>(n));
+  std::vector<Real> zeroV(static_cast<size_t>(n), 0.), r(static_cast<size_t>(nTotal)), dq(static_cast<size_t>(nTotal));
   std::fill(state.v.begin(), state.v.end(), 0.);
   std::fill(state.a.begin(), state.a.end(), 0.);
   EigenDenseLA J, M;
-  J.Resize(n);
+  J.Resize(nTotal);
+  std::fill(state.lambda.begin(), state.lambda.end(), 0.);
+  std::vector<Real> lambdaStart = state.lambda;
   const bool stabilize = st.stabilizerODE2term > 0;
   if (stabilize) {
     M.Resize(n);
@@ -68,9 +75,15 @@ void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationS
     const Real lf = loadFactorAt(tTarget);
     const Real stab = stabilize ? (1 - lf * lf) * st.stabilizerODE2term : 0;
     qStart = state.q;
+    lambdaStart = state.lambda;
+    // residual [f(q) - Cq^T lambda; C(q)] (lambda with the sign of the dynamic equations)
     auto residual = [&]() {
       ComputeODE2RHS(L, theta, tTarget, state.q.data(), zeroV.data(), lf, r.data());
       ++stats.rhsEvaluations;
+      if (nA > 0) {
+        AddConstraintReactions(L, theta, tTarget, state.q.data(), zeroV.data(), state.lambda.data(), r.data());
+        ComputeAE(L, theta, tTarget, state.q.data(), zeroV.data(), state.lambda.data(), false, r.data() + n);
+      }
       if (stab != 0) {
         const auto& Mm = M.Matrix();
         for (int i = 0; i < n; ++i) {
@@ -94,15 +107,21 @@ void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationS
           for (int j = 0; j < n; ++j)
             if (Mm(i, j) != 0) J.add(i, j, -stab * Mm(i, j));
       }
+      if (nA > 0) {
+        OffsetSink sCq{J, n, 0, 1}, sCqT{J, 0, n, -1}, sLam{J, n, n, 1};
+        ComputeAEJacobian(L, theta, tTarget, state.q.data(), zeroV.data(), false, 1, 1, 1, sCq, sCqT, sLam);
+      }
       ++stats.jacobianUpdates;
       if (!J.Factorize()) {
         std::string detail;
         for (int i = 0; i < n && detail.empty(); ++i)
-          if (J.Matrix().row(i).cwiseAbs().maxCoeff() == 0) detail = " (ODE2 coordinate " + std::to_string(i) + " has no stiffness)";
+          if (J.Matrix().row(i).cwiseAbs().maxCoeff() == 0)
+            detail = " (ODE2 coordinate " + std::to_string(i) + " has neither stiffness nor a constraint)";
         throw SolverError("static solver: the Jacobian is singular at load factor " + FormatReal(lf) + detail);
       }
       J.Solve(r.data(), dq.data());
       for (int i = 0; i < n; ++i) state.q[static_cast<size_t>(i)] -= dq[static_cast<size_t>(i)];
+      for (int i = 0; i < nA; ++i) state.lambda[static_cast<size_t>(i)] -= dq[static_cast<size_t>(n + i)];
       ++stats.newtonIterations;
       res = residual();
       if (!std::isfinite(res)) break;
@@ -112,6 +131,7 @@ void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationS
     if (!converged) {
       ++stats.rejectedSteps;
       state.q = qStart;
+      state.lambda = lambdaStart;
       if (st.adaptiveStep && h * st.adaptiveStepDecrease >= st.minimumStepSize) {
         scale *= st.adaptiveStepDecrease;
         goodSteps = 0;

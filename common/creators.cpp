@@ -1,0 +1,256 @@
+#include "common/creators.h"
+
+#include <cmath>
+
+namespace mbsweep {
+
+namespace {
+
+struct Frame {
+  Vector3D p;
+  Real A[3][3];
+};
+
+/// Reference-configuration frame of a body (position of its reference point, rotation).
+Frame BodyReferenceFrame(const Model& m, ObjectIndex body) {
+  Frame f{{0, 0, 0}, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+  const ObjectItem& o = m.GetObject(body);
+  if (const auto* g = std::get_if<ObjectGround>(&o)) {
+    f.p = g->referencePosition;
+    for (int i = 0; i < 9; ++i) f.A[i / 3][i % 3] = g->referenceRotation.data[static_cast<size_t>(i)];
+    return f;
+  }
+  auto nodeRef = [&](NodeIndex n) -> const NodeItem& { return m.GetNode(n); };
+  if (const auto* b = std::get_if<ObjectMassPoint>(&o)) {
+    f.p = std::get<NodePoint>(nodeRef(b->nodeNumber)).referenceCoordinates;
+  } else if (const auto* b2 = std::get_if<ObjectMassPoint2D>(&o)) {
+    const auto& r = std::get<NodePoint2D>(nodeRef(b2->nodeNumber)).referenceCoordinates;
+    f.p = {r[0], r[1], 0};
+  } else if (const auto* rb = std::get_if<ObjectRigidBody2D>(&o)) {
+    const auto& r = std::get<NodeRigidBody2D>(nodeRef(rb->nodeNumber)).referenceCoordinates;
+    f.p = {r[0], r[1], 0};
+    const Real c = std::cos(r[2]), s = std::sin(r[2]);
+    f.A[0][0] = c;
+    f.A[0][1] = -s;
+    f.A[1][0] = s;
+    f.A[1][1] = c;
+  } else {
+    throw ValidationError("object " + std::to_string(body.value) + " ('" + m.ObjectName(body.value) +
+                          "') is not a body the creators can attach to");
+  }
+  return f;
+}
+
+bool IsPlanarBody(const Model& m, ObjectIndex b) {
+  const ObjectItem& o = m.GetObject(b);
+  return std::holds_alternative<ObjectRigidBody2D>(o) || std::holds_alternative<ObjectMassPoint2D>(o) ||
+         std::holds_alternative<ObjectGround>(o);
+}
+
+MarkerIndex AddBodyPositionMarker(Model& m, ObjectIndex body, const Vector3D& local) {
+  MarkerBodyPosition mk;
+  mk.bodyNumber = body;
+  mk.localPosition = local;
+  return m.AddMarker(mk);
+}
+
+MarkerIndex AddBodyRigidMarker(Model& m, ObjectIndex body, const Vector3D& local) {
+  MarkerBodyRigid mk;
+  mk.bodyNumber = body;
+  mk.localPosition = local;
+  return m.AddMarker(mk);
+}
+
+Real Distance(const Vector3D& a, const Vector3D& b) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+}  // namespace
+
+Vector3D BodyReferencePoint(const Model& m, ObjectIndex body, const Vector3D& lp) {
+  const Frame f = BodyReferenceFrame(m, body);
+  Vector3D p = f.p;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) p[static_cast<size_t>(i)] += f.A[i][j] * lp[static_cast<size_t>(j)];
+  return p;
+}
+
+Vector3D BodyLocalPoint(const Model& m, ObjectIndex body, const Vector3D& gp) {
+  const Frame f = BodyReferenceFrame(m, body);
+  Vector3D lp{0, 0, 0};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) lp[static_cast<size_t>(i)] += f.A[j][i] * (gp[static_cast<size_t>(j)] - f.p[static_cast<size_t>(j)]);
+  return lp;
+}
+
+ObjectIndex CreateGround(Model& m, const Vector3D& referencePosition, const std::string& name) {
+  ObjectGround g;
+  g.name = name;
+  g.referencePosition = referencePosition;
+  return m.AddObject(g);
+}
+
+MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D& referencePosition, Real physicsMass,
+                               const Vector3D& initialDisplacement, const Vector3D& initialVelocity,
+                               const Vector3D& gravity, bool create2D) {
+  MassPointItems r;
+  if (create2D) {
+    NodePoint2D n;
+    n.name = name.empty() ? "" : name + "Node";
+    n.referenceCoordinates = {referencePosition[0], referencePosition[1]};
+    n.initialCoordinates = {initialDisplacement[0], initialDisplacement[1]};
+    n.initialVelocities = {initialVelocity[0], initialVelocity[1]};
+    r.node = m.AddNode(n);
+    ObjectMassPoint2D b;
+    b.name = name;
+    b.physicsMass = physicsMass;
+    b.nodeNumber = r.node;
+    r.body = m.AddObject(b);
+  } else {
+    NodePoint n;
+    n.name = name.empty() ? "" : name + "Node";
+    n.referenceCoordinates = referencePosition;
+    n.initialCoordinates = initialDisplacement;
+    n.initialVelocities = initialVelocity;
+    r.node = m.AddNode(n);
+    ObjectMassPoint b;
+    b.name = name;
+    b.physicsMass = physicsMass;
+    b.nodeNumber = r.node;
+    r.body = m.AddObject(b);
+  }
+  if (gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0) {
+    MarkerBodyMass bm;
+    bm.bodyNumber = r.body;
+    r.bodyMassMarker = m.AddMarker(bm);
+    LoadMassProportional g;
+    g.markerNumber = r.bodyMassMarker;
+    g.loadVector = gravity;
+    r.gravityLoad = m.AddLoad(g);
+  }
+  return r;
+}
+
+RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vector2D& referencePosition,
+                                   Real referenceAngle, Real physicsMass, Real physicsInertia,
+                                   const Vector2D& physicsCenterOfMass, const Vector3D& initialVelocity,
+                                   const Vector3D& gravity) {
+  RigidBody2DItems r;
+  NodeRigidBody2D n;
+  n.name = name.empty() ? "" : name + "Node";
+  n.referenceCoordinates = {referencePosition[0], referencePosition[1], referenceAngle};
+  n.initialVelocities = initialVelocity;
+  r.node = m.AddNode(n);
+  ObjectRigidBody2D b;
+  b.name = name;
+  b.physicsMass = physicsMass;
+  b.physicsInertia = physicsInertia;
+  b.physicsCenterOfMass = physicsCenterOfMass;
+  b.nodeNumber = r.node;
+  r.body = m.AddObject(b);
+  if (gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0) {
+    MarkerBodyMass bm;
+    bm.bodyNumber = r.body;
+    LoadMassProportional g;
+    g.markerNumber = m.AddMarker(bm);
+    g.loadVector = gravity;
+    r.gravityLoad = m.AddLoad(g);
+  }
+  return r;
+}
+
+ObjectIndex CreateSpringDamper(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
+                               const Vector3D& lp0, const Vector3D& lp1, Real stiffness, Real damping,
+                               Real referenceLength, Real force, Real velocityOffset) {
+  ObjectConnectorSpringDamper sd;
+  sd.name = name;
+  sd.markerNumbers = {AddBodyPositionMarker(m, bodies[0], lp0), AddBodyPositionMarker(m, bodies[1], lp1)};
+  sd.referenceLength = referenceLength < 0
+                           ? Distance(BodyReferencePoint(m, bodies[0], lp0), BodyReferencePoint(m, bodies[1], lp1))
+                           : referenceLength;
+  sd.stiffness = stiffness;
+  sd.damping = damping;
+  sd.force = force;
+  sd.velocityOffset = velocityOffset;
+  return m.AddObject(sd);
+}
+
+ObjectIndex CreateDistanceConstraint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
+                                     const Vector3D& lp0, const Vector3D& lp1, Real distance) {
+  ObjectConnectorDistance dc;
+  dc.name = name;
+  dc.markerNumbers = {AddBodyPositionMarker(m, bodies[0], lp0), AddBodyPositionMarker(m, bodies[1], lp1)};
+  dc.distance =
+      distance < 0 ? Distance(BodyReferencePoint(m, bodies[0], lp0), BodyReferencePoint(m, bodies[1], lp1)) : distance;
+  return m.AddObject(dc);
+}
+
+ObjectIndex CreateRevoluteJoint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
+                                const Vector3D& position, const Vector3D& axis) {
+  if (IsPlanarBody(m, bodies[0]) && IsPlanarBody(m, bodies[1])) {
+    if (axis[0] != 0 || axis[1] != 0 || axis[2] == 0)
+      throw ValidationError("CreateRevoluteJoint '" + name + "': axis = [" + FormatReal(axis[0]) + ", " +
+                            FormatReal(axis[1]) + ", " + FormatReal(axis[2]) +
+                            "] must be the z-axis for planar bodies");
+    ObjectJointRevolute2D j;
+    j.name = name;
+    j.markerNumbers = {AddBodyPositionMarker(m, bodies[0], BodyLocalPoint(m, bodies[0], position)),
+                       AddBodyPositionMarker(m, bodies[1], BodyLocalPoint(m, bodies[1], position))};
+    return m.AddObject(j);
+  }
+  throw ValidationError("CreateRevoluteJoint '" + name + "': bodies " + std::to_string(bodies[0].value) + " and " +
+                        std::to_string(bodies[1].value) + " are not both planar bodies (3D revolute joints: use "
+                        "ObjectJointRevoluteZ)");
+}
+
+ObjectIndex CreatePrismaticJoint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
+                                 const Vector3D& position, const Vector3D& axis) {
+  if (!(IsPlanarBody(m, bodies[0]) && IsPlanarBody(m, bodies[1])))
+    throw ValidationError("CreatePrismaticJoint '" + name + "': bodies must be planar (ObjectRigidBody2D or ground)");
+  const Real len = std::hypot(axis[0], axis[1]);
+  if (!(len > 0) || axis[2] != 0)
+    throw ValidationError("CreatePrismaticJoint '" + name + "': axis must be a nonzero vector in the x-y plane");
+  const Frame f0 = BodyReferenceFrame(m, bodies[0]), f1 = BodyReferenceFrame(m, bodies[1]);
+  const Vector3D a{axis[0] / len, axis[1] / len, 0}, nrm{-axis[1] / len, axis[0] / len, 0};
+  ObjectJointPrismatic2D j;
+  j.name = name;
+  j.markerNumbers = {AddBodyRigidMarker(m, bodies[0], BodyLocalPoint(m, bodies[0], position)),
+                     AddBodyRigidMarker(m, bodies[1], BodyLocalPoint(m, bodies[1], position))};
+  for (int i = 0; i < 3; ++i) {  // axis in marker-0 frame, normal in marker-1 frame
+    j.axisMarker0[static_cast<size_t>(i)] = f0.A[0][i] * a[0] + f0.A[1][i] * a[1];
+    j.normalMarker1[static_cast<size_t>(i)] = f1.A[0][i] * nrm[0] + f1.A[1][i] * nrm[1];
+  }
+  return m.AddObject(j);
+}
+
+ObjectIndex CreateCoordinateConstraint(Model& m, const std::string& name, NodeIndex node, int coordinate, Real offset) {
+  NodePointGround g;
+  MarkerNodeCoordinate c0, c1;
+  c0.nodeNumber = m.AddNode(g);
+  c1.nodeNumber = node;
+  c1.coordinate = coordinate;
+  ObjectConnectorCoordinate cc;
+  cc.name = name;
+  cc.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
+  cc.offset = offset;
+  return m.AddObject(cc);
+}
+
+LoadIndex CreateForce(Model& m, const std::string& name, ObjectIndex body, const Vector3D& loadVector,
+                      const Vector3D& localPosition) {
+  LoadForceVector f;
+  f.name = name;
+  f.markerNumber = AddBodyPositionMarker(m, body, localPosition);
+  f.loadVector = loadVector;
+  return m.AddLoad(f);
+}
+
+LoadIndex CreateTorque(Model& m, const std::string& name, ObjectIndex body, const Vector3D& loadVector) {
+  LoadTorqueVector f;
+  f.name = name;
+  f.markerNumber = AddBodyRigidMarker(m, body, {0, 0, 0});
+  f.loadVector = loadVector;
+  return m.AddLoad(f);
+}
+
+}  // namespace mbsweep
