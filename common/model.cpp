@@ -496,7 +496,14 @@ ObjectIndex Model::AddObject(ObjectItem item) {
   auto requireMarkers = [&](const std::array<MarkerIndex, 2>& m, bool position, bool coordinate) {
     for (int k = 0; k < 2; ++k) {
       const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
-      const bool ok = (position && MarkerHasPosition(mk)) || (coordinate && mk == MarkerKind::NodeCoordinate);
+      bool ok = (position && MarkerHasPosition(mk)) || (coordinate && mk == MarkerKind::NodeCoordinate);
+      if (ok && mk == MarkerKind::NodeCoordinate) {  // ODE2 coordinates (or ground) only
+        const auto& mc = std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
+        if (NodeODE1Count(nodes_[static_cast<size_t>(mc.nodeNumber.value)]) > 0)
+          v.Fail("markerNumbers[" + std::to_string(k) + "]",
+                 "= " + std::to_string(m[static_cast<size_t>(k)].value) + " refers to a coordinate of NodeGenericODE1 '" +
+                     NodeName(mc.nodeNumber.value) + "', but " + type + " requires an ODE2 (or ground) coordinate");
+      }
       if (!ok)
         v.Fail("markerNumbers[" + std::to_string(k) + "]",
                "= " + std::to_string(m[static_cast<size_t>(k)].value) + " refers to " +
@@ -643,6 +650,9 @@ LoadIndex Model::AddLoad(LoadItem item) {
   const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m)]);
   const char* need = nullptr;
   if (lk == LoadKind::Coordinate && mk != MarkerKind::NodeCoordinate) need = "a Coordinate marker (MarkerNodeCoordinate)";
+  if (lk == LoadKind::Coordinate && mk == MarkerKind::NodeCoordinate &&
+      NodeODE1Count(nodes_[static_cast<size_t>(std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m)]).nodeNumber.value)]) > 0)
+    need = "a Coordinate marker on an ODE2 coordinate (loads on ODE1 coordinates belong in ObjectGenericODE1's rhsVector)";
   if (lk == LoadKind::ForceVector && !MarkerHasPosition(mk)) need = "a Position marker";
   if (lk == LoadKind::TorqueVector && !MarkerHasOrientation(mk)) need = "an Orientation marker";
   if (lk == LoadKind::MassProportional && mk != MarkerKind::BodyMass) need = "a BodyMass marker (MarkerBodyMass)";

@@ -1,5 +1,6 @@
 #include "common/rules.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -44,12 +45,11 @@ bool SatisfiesRule(double v, Rule r) {
 }
 
 std::string FormatReal(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof(buf), "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v || !std::isfinite(v)) break;
-  }
-  return buf;
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);  // shortest round-trip form
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace mbsweep
