@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/kinds.h"
+#include "common/rules.h"
 #include "common/types.h"
 
 namespace mbsweep {
@@ -55,10 +56,15 @@ struct Layout {
   /// Human-readable path of each theta slot, e.g. "spring.stiffness" or
   /// "n0.initialVelocities[0]"; same length as a theta row.
   std::vector<std::string> thetaPaths;
+  /// Rule of each theta slot (PReal, UReal, Real), for per-system checks of parameter rows.
+  std::vector<Rule> thetaRules;
   /// Names of the items (given or Exudyn-style default names node0, object3, ...).
   std::vector<std::string> nodeNames, objectNames, markerNames, loadNames, sensorNames;
-  /// Name of the coordinate behind each AE variable's owner object (for messages).
+  /// Owner of each AE variable (for messages): the object index, or -1 for an equation
+  /// owned by a node (then aeOwnerNode holds the node index, otherwise -1). Node equations
+  /// (the Euler-parameter norm of NodeRigidBodyEP) come first, then object equations.
   std::vector<int> aeOwnerObject;
+  std::vector<int> aeOwnerNode;
 
   LayoutView View() const;
   int ThetaSize() const { return static_cast<int>(thetaPaths.size()); }

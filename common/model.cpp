@@ -14,7 +14,9 @@ namespace {
 template <class T> struct always_false : std::false_type {};
 template <class T> struct IsConstraintItem
     : std::bool_constant<std::is_same_v<T, ObjectConnectorCoordinate> || std::is_same_v<T, ObjectConnectorDistance> ||
-                         std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D>> {};
+                         std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D> ||
+                         std::is_same_v<T, ObjectJointSpherical> || std::is_same_v<T, ObjectJointRevoluteZ> ||
+                         std::is_same_v<T, ObjectJointPrismaticX> || std::is_same_v<T, ObjectJointGeneric>> {};
 template <class T, class = void> struct HasNodeNumber : std::false_type {};
 template <class T> struct HasNodeNumber<T, std::void_t<decltype(std::declval<T>().nodeNumber)>> : std::true_type {};
 
@@ -105,6 +107,11 @@ struct FieldValidator {
         break;
     }
   }
+  template <size_t N> void operator()(const char* n, std::array<int, N>& a) {
+    for (size_t i = 0; i < N; ++i)
+      if (a[i] != 0 && a[i] != 1)
+        Fail(std::string(n) + "[" + std::to_string(i) + "]", "= " + std::to_string(a[i]) + " must be 0 (free) or 1 (constrained)");
+  }
   void operator()(const char*, bool&) {}
   void operator()(const char*, std::string&) {}
   void operator()(const char* n, OutputVariableType& t) {
@@ -144,17 +151,19 @@ struct ThetaBuilder {
   std::string prefix;  // "itemName."
   std::vector<Real>* values;
   std::vector<std::string>* paths;
+  std::vector<Rule>* rules = nullptr;
 
-  void Add(const std::string& path, Real x) {
+  void Add(const std::string& path, Real x, Rule r = Rule::Real) {
     if (values) values->push_back(x);
     if (paths) paths->push_back(prefix + path);
+    if (rules) rules->push_back(r);
   }
-  void operator()(const char* n, Real& x, Rule) { Add(n, x); }
-  template <size_t N> void operator()(const char* n, std::array<Real, N>& a, Rule) {
-    for (size_t i = 0; i < N; ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i]);
+  void operator()(const char* n, Real& x, Rule r) { Add(n, x, r); }
+  template <size_t N> void operator()(const char* n, std::array<Real, N>& a, Rule r) {
+    for (size_t i = 0; i < N; ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i], r);
   }
-  void operator()(const char* n, Vector& a, Rule) {
-    for (size_t i = 0; i < a.size(); ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i]);
+  void operator()(const char* n, Vector& a, Rule r) {
+    for (size_t i = 0; i < a.size(); ++i) Add(std::string(n) + "[" + std::to_string(i) + "]", a[i], r);
   }
   void AddMatrix(const char* n, const Real* d, int rows, int cols) {
     for (int i = 0; i < rows; ++i)
@@ -176,9 +185,9 @@ struct ThetaBuilder {
         break;
       case TimeFunctionType::Sweep:
         Add(p + "amplitude", f.amplitude);
-        Add(p + "startFrequency", f.startFrequency);
-        Add(p + "endFrequency", f.endFrequency);
-        Add(p + "duration", f.duration);
+        Add(p + "startFrequency", f.startFrequency, Rule::UReal);
+        Add(p + "endFrequency", f.endFrequency, Rule::UReal);
+        Add(p + "duration", f.duration, Rule::PReal);
         break;
       case TimeFunctionType::Ramp:
         Add(p + "startTime", f.startTime);
@@ -197,8 +206,8 @@ struct ThetaBuilder {
 };
 
 template <class Item> void AppendTheta(Item item, const std::string& name, std::vector<Real>* values,
-                                       std::vector<std::string>* paths) {
-  ThetaBuilder b{name + ".", values, paths};
+                                       std::vector<std::string>* paths, std::vector<Rule>* rules = nullptr) {
+  ThetaBuilder b{name + ".", values, paths, rules};
   std::visit([&](auto& x) { x.Fields(b); }, item);
 }
 
@@ -272,6 +281,19 @@ std::vector<OVT> ObjectOutputs(ObjectKind k) {
     case ObjectKind::ConnectorDistance: return {OVT::Distance, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::JointRevolute2D:
     case ObjectKind::JointPrismatic2D: return {OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::ConnectorRigidBodySpringDamper:
+      return {OVT::DisplacementLocal, OVT::VelocityLocal, OVT::Rotation, OVT::AngularVelocityLocal, OVT::ForceLocal,
+              OVT::TorqueLocal};
+    case ObjectKind::ConnectorTorsionalSpringDamper: return {OVT::Rotation, OVT::AngularVelocityLocal, OVT::TorqueLocal};
+    case ObjectKind::ConnectorLinearSpringDamper: return {OVT::DisplacementLocal, OVT::VelocityLocal, OVT::ForceLocal};
+    case ObjectKind::JointSpherical:
+      return {OVT::Position, OVT::Velocity, OVT::Displacement, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::JointRevoluteZ:
+    case ObjectKind::JointPrismaticX:
+    case ObjectKind::JointGeneric:
+      return {OVT::Position,   OVT::Velocity,   OVT::DisplacementLocal, OVT::VelocityLocal,     OVT::Rotation,
+              OVT::AngularVelocityLocal, OVT::ForceLocal, OVT::TorqueLocal, OVT::Force, OVT::Torque,
+              OVT::ConstraintEquation};
     case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
     default: return {};
   }
@@ -316,6 +338,8 @@ NodeKind KindOf(const NodeItem& n) {
         else if constexpr (std::is_same_v<T, NodeGenericODE2>) return NodeKind::GenericODE2;
         else if constexpr (std::is_same_v<T, NodeGenericODE1>) return NodeKind::GenericODE1;
         else if constexpr (std::is_same_v<T, NodePointGround>) return NodeKind::PointGround;
+        else if constexpr (std::is_same_v<T, NodeRigidBodyEP>) return NodeKind::RigidBodyEP;
+        else if constexpr (std::is_same_v<T, NodeRigidBodyRxyz>) return NodeKind::RigidBodyRxyz;
         else static_assert(always_false<T>::value, "unhandled node type");
       },
       n);
@@ -342,6 +366,17 @@ ObjectKind KindOf(const ObjectItem& o) {
         else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) return ObjectKind::ConnectorDistance;
         else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) return ObjectKind::JointRevolute2D;
         else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) return ObjectKind::JointPrismatic2D;
+        else if constexpr (std::is_same_v<T, ObjectRigidBody>) return ObjectKind::RigidBody;
+        else if constexpr (std::is_same_v<T, ObjectConnectorRigidBodySpringDamper>)
+          return ObjectKind::ConnectorRigidBodySpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectConnectorTorsionalSpringDamper>)
+          return ObjectKind::ConnectorTorsionalSpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectConnectorLinearSpringDamper>)
+          return ObjectKind::ConnectorLinearSpringDamper;
+        else if constexpr (std::is_same_v<T, ObjectJointSpherical>) return ObjectKind::JointSpherical;
+        else if constexpr (std::is_same_v<T, ObjectJointRevoluteZ>) return ObjectKind::JointRevoluteZ;
+        else if constexpr (std::is_same_v<T, ObjectJointPrismaticX>) return ObjectKind::JointPrismaticX;
+        else if constexpr (std::is_same_v<T, ObjectJointGeneric>) return ObjectKind::JointGeneric;
         else static_assert(always_false<T>::value, "unhandled object type");
       },
       o);
@@ -514,6 +549,19 @@ ObjectIndex Model::AddObject(ObjectItem item) {
     if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
   };
 
+  // markers with orientation (MarkerBodyRigid, MarkerNodeRigid), in addition to what requireMarkers checked
+  auto requireOrientation = [&](const std::array<MarkerIndex, 2>& m, const char* what) {
+    for (int k = 0; k < 2; ++k) {
+      const int mi = m[static_cast<size_t>(k)].value;
+      if (!MarkerHasOrientation(KindOf(markers_[static_cast<size_t>(mi)])))
+        v.Fail("markerNumbers[" + std::to_string(k) + "]",
+               "= " + std::to_string(mi) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
+                   MarkerName(mi) + "', but " + type + " requires " + what +
+                   " markers (MarkerBodyRigid or MarkerNodeRigid)");
+    }
+    if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
+  };
+
   std::visit(
       [&](auto& x) {
         using T = std::decay_t<decltype(x)>;
@@ -524,6 +572,18 @@ ObjectIndex Model::AddObject(ObjectItem item) {
           requireNode("nodeNumber", x.nodeNumber, {NodeKind::Node1D}, "a Node1D");
         else if constexpr (std::is_same_v<T, ObjectRigidBody2D>)
           requireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBody2D}, "a NodeRigidBody2D");
+        else if constexpr (std::is_same_v<T, ObjectRigidBody>)
+          requireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBodyEP, NodeKind::RigidBodyRxyz},
+                      "a NodeRigidBodyEP or NodeRigidBodyRxyz");
+        else if constexpr (std::is_same_v<T, ObjectConnectorTorsionalSpringDamper>)
+          requireOrientation(x.markerNumbers, "Orientation");
+        else if constexpr (std::is_same_v<T, ObjectConnectorRigidBodySpringDamper> ||
+                           std::is_same_v<T, ObjectConnectorLinearSpringDamper> ||
+                           std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX> ||
+                           std::is_same_v<T, ObjectJointGeneric>)
+          requireOrientation(x.markerNumbers, "Position and Orientation");
+        else if constexpr (std::is_same_v<T, ObjectJointSpherical>)
+          requireMarkers(x.markerNumbers, true, false);
         else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
           int n = 0;
           for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
@@ -567,17 +627,8 @@ ObjectIndex Model::AddObject(ObjectItem item) {
           requireMarkers(x.markerNumbers, false, true);
         else if constexpr (std::is_same_v<T, ObjectConnectorDistance> || std::is_same_v<T, ObjectJointRevolute2D>)
           requireMarkers(x.markerNumbers, true, false);
-        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
-          requireMarkers(x.markerNumbers, true, false);
-          for (int k = 0; k < 2; ++k) {
-            const int mi = x.markerNumbers[static_cast<size_t>(k)].value;
-            if (!MarkerHasOrientation(KindOf(markers_[static_cast<size_t>(mi)])))
-              v.Fail("markerNumbers[" + std::to_string(k) + "]",
-                     "= " + std::to_string(mi) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
-                         MarkerName(mi) + "', but " + type +
-                         " requires Position and Orientation markers (MarkerBodyRigid or MarkerNodeRigid)");
-          }
-        }
+        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>)
+          requireOrientation(x.markerNumbers, "Position and Orientation");
         if constexpr (IsConstraintItem<T>::value) {
           // a constraint between two markers without coordinates can never be satisfied by the solver
           if (MarkerCoordinateCount(x.markerNumbers[0].value) == 0 && MarkerCoordinateCount(x.markerNumbers[1].value) == 0)
@@ -723,7 +774,7 @@ Layout Model::Compile() const {
     L.nodeNames.push_back(NodeName(static_cast<int>(i)));
     L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes_[i])), static_cast<int>(ints.size()), thetaNow()});
     ints.insert(ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, 0, -1});
-    AppendTheta(nodes_[i], L.nodeNames.back(), nullptr, &paths);
+    AppendTheta(nodes_[i], L.nodeNames.back(), nullptr, &paths, &L.thetaRules);
   }
   if (L.nODE2 + L.nODE1 == 0) throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
 
@@ -763,7 +814,7 @@ Layout Model::Compile() const {
     L.markerNames.push_back(MarkerName(static_cast<int>(i)));
     L.markers.push_back(ItemRec{static_cast<int>(mk), static_cast<int>(ints.size()), thetaNow()});
     ints.insert(ints.end(), {r.target, r.node, r.coordinate, r.nCoords});
-    AppendTheta(markers_[i], L.markerNames.back(), nullptr, &paths);
+    AppendTheta(markers_[i], L.markerNames.back(), nullptr, &paths, &L.thetaRules);
   }
   // global coordinate indices of a marker's coordinates
   auto markerLTG = [&](int m, std::vector<int>& ltg2, std::vector<int>& ltg1) {
@@ -823,10 +874,9 @@ Layout Model::Compile() const {
           }
         },
         objects_[i]);
-    if (ok == ObjectKind::RigidBody2D) {
-      const auto& rb = std::get<ObjectRigidBody2D>(objects_[i]);
-      if (rb.physicsCenterOfMass[0] != 0 || rb.physicsCenterOfMass[1] != 0) L.constantMassMatrix = false;
-    }
+    // the planar rigid body's mass matrix depends on the angle when its centre of mass is
+    // offset; the offset is a theta parameter a study may vary, so never assume constancy
+    if (ok == ObjectKind::RigidBody2D) L.constantMassMatrix = false;
     const int aeBegin = nAE ? L.nAE : -1;
     for (int k = 0; k < nAE; ++k) L.aeOwnerObject.push_back(static_cast<int>(i));
     L.nAE += nAE;
@@ -837,7 +887,7 @@ Layout Model::Compile() const {
     ints.insert(ints.end(), ltg2.begin(), ltg2.end());
     ints.insert(ints.end(), ltg1.begin(), ltg1.end());
     ints.insert(ints.end(), extra.begin(), extra.end());
-    AppendTheta(objects_[i], L.objectNames.back(), nullptr, &paths);
+    AppendTheta(objects_[i], L.objectNames.back(), nullptr, &paths, &L.thetaRules);
   }
 
   // loads
@@ -853,7 +903,7 @@ Layout Model::Compile() const {
                                    static_cast<int>(x.timeFunction.times.size())});
         },
         loads_[i]);
-    AppendTheta(loads_[i], L.loadNames.back(), nullptr, &paths);
+    AppendTheta(loads_[i], L.loadNames.back(), nullptr, &paths, &L.thetaRules);
   }
 
   // sensors
@@ -873,7 +923,7 @@ Layout Model::Compile() const {
           ints.insert(ints.end(), {target, ovt});
         },
         sensors_[i]);
-    AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths);
+    AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths, &L.thetaRules);
   }
   return L;
 }
