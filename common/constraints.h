@@ -3,9 +3,15 @@
 /// Jacobians C_q, for the generalized-alpha DAE integrator and the static solver.
 ///
 /// Each constraint object owns nAE algebraic variables (Lagrange multipliers) starting at
-/// ObjectRecord::aeBegin. The reaction forces enter the ODE2 equations as  -C_q^T lambda
-/// on the right-hand side. An inactive constraint (activeConnector = false) has the
-/// equations lambda = 0.
+/// ObjectRecord::aeBegin; a NodeRigidBodyEP with addConstraintEquation owns one (the
+/// Euler-parameter norm) at NodeRecord::aeBegin. The reaction forces enter the ODE2 equations
+/// as  -C_q^T lambda  on the right-hand side. An inactive constraint (activeConnector = false)
+/// has the equations lambda = 0, as have the free axes of ObjectJointSpherical and
+/// ObjectJointGeneric.
+///
+/// C_q of the 3D joints is analytic, built from the marker Jacobians: a body-fixed vector u
+/// of marker k changes with the marker's angular velocity (du = omega_k x u), so
+/// d(u . w)/dq = (u x w)^T Jrot_0 + (w x u)^T Jrot_1 for u fixed to marker 0 and w to marker 1.
 #pragma once
 
 #include "common/system.h"
@@ -17,7 +23,8 @@ constexpr int kMaxConstraintEquations = 6;
 
 MBS_HD_INLINE bool IsConstraint(ObjectKind k) {
   return k == ObjectKind::ConnectorCoordinate || k == ObjectKind::ConnectorDistance ||
-         k == ObjectKind::JointRevolute2D || k == ObjectKind::JointPrismatic2D;
+         k == ObjectKind::JointRevolute2D || k == ObjectKind::JointPrismatic2D || k == ObjectKind::JointSpherical ||
+         k == ObjectKind::JointRevoluteZ || k == ObjectKind::JointPrismaticX || k == ObjectKind::JointGeneric;
 }
 
 /// Result of one constraint object's evaluation.
@@ -26,9 +33,13 @@ struct ConstraintEval {
   int nLocal;       ///< number of local ODE2 coordinates (columns of Cq)
   bool active;      ///< false: equations are lambda = 0
   bool velocity;    ///< true: the equations are on velocity level (Jacobian factor gamma')
+  int lambdaRows;   ///< bit r set: equation r is lambda_r = 0 (a free axis of a joint)
   Real C[kMaxConstraintEquations];
   Real Cq[kMaxConstraintEquations * kMaxConnectorCoords];  ///< row-major nAE x nLocal
 };
+
+/// True if equation r is lambda_r = 0 (inactive constraint or free axis).
+MBS_HD_INLINE bool IsLambdaRow(const ConstraintEval& e, int r) { return !e.active || ((e.lambdaRows >> r) & 1); }
 
 namespace detail {
 MBS_HD_INLINE void ZeroCq(ConstraintEval& e) {
@@ -42,6 +53,68 @@ MBS_HD_INLINE void AddRowPos(ConstraintEval& e, int r, const Kinematics& k, cons
 MBS_HD_INLINE void AddRowRot(ConstraintEval& e, int r, const Kinematics& k, const Vec3& w, int off, Real s) {
   for (int j = 0; j < k.n; ++j)
     e.Cq[r * e.nLocal + off + j] += s * (w[0] * k.Jrot[0][j] + w[1] * k.Jrot[1][j] + w[2] * k.Jrot[2][j]);
+}
+/// Row r for C = u . w with u fixed to marker 0 and w fixed to marker 1 (global vectors).
+MBS_HD_INLINE void AddRowDot(ConstraintEval& e, int r, const Kinematics& k0, const Kinematics& k1, const Vec3& u,
+                             const Vec3& w) {
+  AddRowRot(e, r, k0, Cross(u, w), 0, 1);
+  AddRowRot(e, r, k1, Cross(w, u), k0.n, 1);
+}
+/// Row r for C = a . (p1 - p0) with a fixed to marker 0 (d/dt a = omega0 x a).
+MBS_HD_INLINE void AddRowLocalPos(ConstraintEval& e, int r, const Kinematics& k0, const Kinematics& k1, const Vec3& a,
+                                  const Vec3& dp) {
+  AddRowPos(e, r, k0, a, 0, -1);
+  AddRowPos(e, r, k1, a, k0.n, 1);
+  AddRowRot(e, r, k0, Cross(a, dp), 0, 1);
+}
+/// Row r for C = (p1 - p0)[axis] (global component).
+MBS_HD_INLINE void AddRowGlobalPos(ConstraintEval& e, int r, const Kinematics& k0, const Kinematics& k1, int axis) {
+  const Vec3 w = MakeVec3(axis == 0, axis == 1, axis == 2);
+  AddRowPos(e, r, k0, w, 0, -1);
+  AddRowPos(e, r, k1, w, k0.n, 1);
+}
+/// (C_q q_t)_r: the velocity-level form of row r.
+MBS_HD_INLINE Real CqTimesV(const ConstraintEval& e, int r, const ObjectRecord& o, const Real* v) {
+  Real s = 0;
+  for (int j = 0; j < e.nLocal; ++j) s += e.Cq[r * e.nLocal + j] * v[o.ltgODE2[j]];
+  return s;
+}
+MBS_HD_INLINE Vec3 Column(const Mat3& A, int j) { return MakeVec3(A(0, j), A(1, j), A(2, j)); }
+
+/// Rotation equations of the 3D joints in rows 3 + axis (index 3 values; C_q rows), for the
+/// locked rotation axes `lockedRot` (3 flags) between J0 = A0all and J1 = A1all; rows of free
+/// axes are flagged in e.lambdaRows.
+MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const Kinematics& k0, const Kinematics& k1,
+                                     const Mat3& A0all, const Mat3& A1all, const int* lockedRot) {
+  const int n = lockedRot[0] + lockedRot[1] + lockedRot[2];
+  if (n == 3) {  // all rotations locked: z0.y1, z0.x1, x0.y1
+    const Vec3 x0 = Column(A0all, 0), z0 = Column(A0all, 2), x1 = Column(A1all, 0), y1 = Column(A1all, 1);
+    const Vec3 u[3] = {z0, z0, x0}, w[3] = {y1, x1, y1};
+    for (int i = 0; i < 3; ++i) {
+      e.C[row0 + i] = Dot(u[i], w[i]);
+      AddRowDot(e, row0 + i, k0, k1, u[i], w[i]);
+    }
+  } else if (n == 2) {  // one free axis f: the J1 axes l1, l2 stay perpendicular to J0 axis f
+    const int f = !lockedRot[0] ? 0 : !lockedRot[1] ? 1 : 2;
+    const int l1 = f == 0 ? 1 : 0, l2 = f == 2 ? 1 : 2;
+    const Vec3 a = Column(A0all, f);
+    const int ls[2] = {l1, l2};
+    for (int i = 0; i < 2; ++i) {
+      const Vec3 w = Column(A1all, ls[i]);
+      e.C[row0 + ls[i]] = Dot(a, w);
+      AddRowDot(e, row0 + ls[i], k0, k1, a, w);
+    }
+    e.lambdaRows |= 1 << (row0 + f);
+  } else if (n == 1) {  // one locked axis l: J0 axis f1 stays perpendicular to J1 axis f2
+    const int l = lockedRot[0] ? 0 : lockedRot[1] ? 1 : 2;
+    const int f1 = l == 0 ? 1 : 0, f2 = l == 2 ? 1 : 2;
+    const Vec3 a = Column(A0all, f1), w = Column(A1all, f2);
+    e.C[row0 + l] = Dot(a, w);
+    AddRowDot(e, row0 + l, k0, k1, a, w);
+    e.lambdaRows |= (1 << (row0 + f1)) | (1 << (row0 + f2));
+  } else {
+    e.lambdaRows |= 7 << row0;
+  }
 }
 }  // namespace detail
 
@@ -57,6 +130,7 @@ MBS_HD_INLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real 
   e.nLocal = o.nLocalODE2;
   e.active = o.extra[2] != 0;
   e.velocity = index2;
+  e.lambdaRows = 0;
   detail::ZeroCq(e);
   for (int i = 0; i < e.nAE; ++i) e.C[i] = 0;
   if (kind == ObjectKind::ConnectorCoordinate) {
@@ -134,14 +208,103 @@ MBS_HD_INLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real 
       }
       break;
     }
+    case ObjectKind::JointSpherical: {
+      // extra[3..5]: constrainedAxes; global components of p1 - p0 (velocity level: v1 - v0)
+      for (int i = 0; i < 3; ++i) {
+        if (!o.extra[3 + i]) {
+          e.lambdaRows |= 1 << i;
+          continue;
+        }
+        e.C[i] = index2 ? dv[i] : dp[i];
+        detail::AddRowGlobalPos(e, i, k0, k1, i);
+      }
+      break;
+    }
+    case ObjectKind::JointRevoluteZ:
+    case ObjectKind::JointGeneric: {
+      // p: rotationMarker0[9], rotationMarker1[9]; JointGeneric extra[3..8]: constrainedAxes
+      static constexpr int kRevoluteAxes[6] = {1, 1, 1, 1, 1, 0};
+      const int* ca = kind == ObjectKind::JointGeneric ? o.extra + 3 : kRevoluteAxes;
+      const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
+      if (ca[0] && ca[1] && ca[2]) {  // all translations locked: global equations
+        for (int i = 0; i < 3; ++i) {
+          e.C[i] = index2 ? dv[i] : dp[i];
+          detail::AddRowGlobalPos(e, i, k0, k1, i);
+        }
+      } else {  // J0 components; velocity level without the rotation of J0 (as Exudyn)
+        for (int i = 0; i < 3; ++i) {
+          if (!ca[i]) {
+            e.lambdaRows |= 1 << i;
+            continue;
+          }
+          const Vec3 a = detail::Column(A0all, i);
+          e.C[i] = index2 ? Dot(a, dv) : Dot(a, dp);
+          detail::AddRowLocalPos(e, i, k0, k1, a, dp);
+        }
+      }
+      if (kind == ObjectKind::JointRevoluteZ) {  // 5 equations: rows 3, 4 = z0.x1, z0.y1
+        const Vec3 z0 = detail::Column(A0all, 2);
+        for (int i = 0; i < 2; ++i) {
+          const Vec3 w = detail::Column(A1all, i);
+          e.C[3 + i] = Dot(z0, w);
+          detail::AddRowDot(e, 3 + i, k0, k1, z0, w);
+        }
+      } else {
+        detail::JointRotationRows(e, 3, k0, k1, A0all, A1all, ca + 3);
+      }
+      if (index2)
+        for (int r = 3; r < e.nAE; ++r) e.C[r] = detail::CqTimesV(e, r, o, v);
+      break;
+    }
+    case ObjectKind::JointPrismaticX: {
+      // p: rotationMarker0[9], rotationMarker1[9]; rows: J0 y and z of p1 - p0, then z0.y1, z0.x1, x0.y1
+      const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
+      for (int i = 0; i < 2; ++i) {
+        const Vec3 a = detail::Column(A0all, 1 + i);
+        e.C[i] = Dot(a, dp);
+        detail::AddRowLocalPos(e, i, k0, k1, a, dp);
+      }
+      static constexpr int kLocked[3] = {1, 1, 1};
+      detail::JointRotationRows(e, 2, k0, k1, A0all, A1all, kLocked);
+      if (index2)  // exact time derivatives, including the rotation of J0
+        for (int r = 0; r < e.nAE; ++r) e.C[r] = detail::CqTimesV(e, r, o, v);
+      break;
+    }
     default: break;
   }
+}
+
+/// The Euler-parameter norm constraint of an EP node: C = p^T p - 1 (index 2: 2 p^T p_t),
+/// C_q = [0, 0, 0, 2 p^T] over the node's 7 coordinates starting at NodeRecord::ode2Begin.
+MBS_HD_INLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
+                                       bool index2, ConstraintEval& e) {
+  Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+  const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+  e.nAE = 1;
+  e.nLocal = 3 + nRot;
+  e.active = true;
+  e.velocity = index2;
+  e.lambdaRows = 0;
+  Real c = 0, ct = 0;
+  for (int j = 0; j < nRot; ++j) {
+    c += rot[j] * rot[j];
+    ct += rot[j] * rot_t[j];
+  }
+  e.C[0] = index2 ? 2 * ct : c - 1;
+  for (int j = 0; j < 3; ++j) e.Cq[j] = 0;
+  for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_INLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
   ConstraintEval e;
+  for (int i = 0; i < L.nNodes; ++i) {
+    const NodeRecord nr = GetNodeRecord(L, i);
+    if (nr.nAE == 0) continue;
+    NodeConstraintLocal(L, theta, q, v, i, false, e);
+    for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
+  }
   for (int i = 0; i < L.nObjects; ++i) {
     if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
@@ -160,11 +323,17 @@ MBS_HD_INLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, con
                              const Real* lambda, bool index2, Real* c) {
   ConstraintEval e;
   for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  for (int i = 0; i < L.nNodes; ++i) {
+    const NodeRecord nr = GetNodeRecord(L, i);
+    if (nr.nAE == 0) continue;
+    NodeConstraintLocal(L, theta, q, v, i, index2, e);
+    c[nr.aeBegin] = e.C[0];
+  }
   for (int i = 0; i < L.nObjects; ++i) {
     if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
-    for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = e.active ? e.C[r] : lambda[o.aeBegin + r];
+    for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
   }
 }
 
@@ -178,22 +347,35 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
                               Real gammaPrime, Real factorCqT, Real factorLambda, SinkCq& sCq, SinkCqT& sCqT,
                               SinkLambda& sLambda) {
   ConstraintEval e;
+  for (int i = 0; i < L.nNodes; ++i) {
+    const NodeRecord nr = GetNodeRecord(L, i);
+    if (nr.nAE == 0) continue;
+    NodeConstraintLocal(L, theta, q, v, i, index2, e);
+    const Real fr = e.velocity ? gammaPrime : 1;
+    for (int j = 0; j < e.nLocal; ++j) {
+      const Real c = e.Cq[j];
+      if (c == 0) continue;
+      sCq.add(nr.aeBegin, nr.ode2Begin + j, fr * c);
+      sCqT.add(nr.ode2Begin + j, nr.aeBegin, factorCqT * c);
+    }
+  }
   for (int i = 0; i < L.nObjects; ++i) {
     if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
-    if (!e.active) {
-      for (int r = 0; r < e.nAE; ++r) sLambda.add(o.aeBegin + r, o.aeBegin + r, factorLambda);
-      continue;
-    }
     const Real fr = e.velocity ? gammaPrime : 1;
-    for (int r = 0; r < e.nAE; ++r)
+    for (int r = 0; r < e.nAE; ++r) {
+      if (IsLambdaRow(e, r)) {
+        sLambda.add(o.aeBegin + r, o.aeBegin + r, factorLambda);
+        continue;
+      }
       for (int j = 0; j < e.nLocal; ++j) {
         const Real c = e.Cq[r * e.nLocal + j];
         if (c == 0) continue;
         sCq.add(o.aeBegin + r, o.ltgODE2[j], fr * c);
         sCqT.add(o.ltgODE2[j], o.aeBegin + r, factorCqT * c);
       }
+    }
   }
 }
 

@@ -75,6 +75,7 @@ struct TimeFunction {
 //   v(name, Matrix3D& | Matrix6D& | Matrix&) matrices (part of theta)
 //   v(name, TimeFunction&)                   time function (its parameters join theta)
 //   v(name, bool&), v(name, int&, Rule)      structural flags / integers
+//   v(name, std::array<int,N>&)              axis flags, each 0 or 1 (structure; Exudyn's ArrayIndex)
 //   v(name, NodeIndex& | ObjectIndex& | ...) item references (structure)
 //   v(name, std::vector<NodeIndex>&), v(name, std::array<MarkerIndex,2>&)
 //   v(name, OutputVariableType&), v(name, std::string&)
@@ -161,6 +162,35 @@ struct NodePointGround {
   template <class V> void Fields(V& v) { v("referenceCoordinates", referenceCoordinates, Rule::Real); }
 };
 
+/// 3D rigid-body node with Euler parameters: 7 ODE2 coordinates [x, y, z, e0, e1, e2, e3]
+/// (displacements and Euler-parameter increments relative to referenceCoordinates). With
+/// addConstraintEquation (default) the node adds one algebraic equation, the Euler-parameter
+/// norm p^T p - 1 = 0 (p = reference + current rotation parameters), and one multiplier.
+struct NodeRigidBodyEP {
+  MBS_ITEM_TYPE(NodeRigidBodyEP);
+  std::string name;
+  Vector7D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
+  bool addConstraintEquation = true;
+  template <class V> void Fields(V& v) {
+    v("referenceCoordinates", referenceCoordinates, Rule::Real);
+    v("initialCoordinates", initialCoordinates, Rule::Real);
+    v("initialVelocities", initialVelocities, Rule::Real);
+    v("addConstraintEquation", addConstraintEquation);
+  }
+};
+/// 3D rigid-body node with Tait-Bryan xyz angles: 6 ODE2 coordinates [x, y, z, phi0, phi1, phi2],
+/// A = Rx(phi0) Ry(phi1) Rz(phi2); singular at phi1 = +-pi/2.
+struct NodeRigidBodyRxyz {
+  MBS_ITEM_TYPE(NodeRigidBodyRxyz);
+  std::string name;
+  Vector6D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
+  template <class V> void Fields(V& v) {
+    v("referenceCoordinates", referenceCoordinates, Rule::Real);
+    v("initialCoordinates", initialCoordinates, Rule::Real);
+    v("initialVelocities", initialVelocities, Rule::Real);
+  }
+};
+
 // ------------------------------------ objects -------------------------------------------
 
 /// Ground body: fixed position and orientation; markers on it have no coordinates.
@@ -238,6 +268,24 @@ struct ObjectRigidBody2D {
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);
     v("physicsInertia", physicsInertia, Rule::UReal);
+    v("physicsCenterOfMass", physicsCenterOfMass, Rule::Real);
+    v("nodeNumber", nodeNumber);
+  }
+};
+/// 3D rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz. physicsInertia is the inertia
+/// tensor about the reference point (the node) in body coordinates, given as
+/// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]; physicsCenterOfMass is the local position of the centre of
+/// mass. The mass matrix depends on the rotation parameters.
+struct ObjectRigidBody {
+  MBS_ITEM_TYPE(ObjectRigidBody);
+  std::string name;
+  Real physicsMass = 0;
+  Vector6D physicsInertia{};
+  Vector3D physicsCenterOfMass{};
+  NodeIndex nodeNumber;
+  template <class V> void Fields(V& v) {
+    v("physicsMass", physicsMass, Rule::UReal);
+    v("physicsInertia", physicsInertia, Rule::Real);
     v("physicsCenterOfMass", physicsCenterOfMass, Rule::Real);
     v("nodeNumber", nodeNumber);
   }
@@ -336,6 +384,80 @@ struct ObjectConnectorGravity {
   }
 };
 
+/// 6D spring-damper between two Position+Orientation markers, acting in the joint frame J0
+/// (A0 rotationMarker0). With d = J0-components of p1 - p0, theta = Tait-Bryan xyz angles of
+/// the relative rotation (A0 R0)^T (A1 R1) (each angle above pi shifted by -2 pi), and
+/// relative velocity / angular velocity in J0:  [f; m] = stiffness ([d; theta] - offset) +
+/// damping [d_t; omega_rel]. f and m act on marker 1 (and negated on marker 0) after
+/// transformation to global coordinates. (Exudyn's intrinsicFormulation is not provided.)
+struct ObjectConnectorRigidBodySpringDamper {
+  MBS_ITEM_TYPE(ObjectConnectorRigidBodySpringDamper);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Matrix6D stiffness, damping;
+  Matrix3D rotationMarker0, rotationMarker1;
+  Vector6D offset{};
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("stiffness", stiffness);
+    v("damping", damping);
+    v("rotationMarker0", rotationMarker0);
+    v("rotationMarker1", rotationMarker1);
+    v("offset", offset, Rule::Real);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Torsional spring-damper about the z-axis of the joint frame J0 = A0 rotationMarker0 between
+/// two Orientation markers: the angle is the third Tait-Bryan xyz angle of the relative
+/// rotation (A0 R0)^T (A1 R1), i.e. atan2 of its (1,0) and (0,0) entries, in (-pi, pi]; the
+/// angular velocity is the J0 z-component of omega1 - omega0;
+/// torque = stiffness (angle - offset) + damping (omega - velocityOffset) + torque, about the
+/// global J0 z-axis, restoring on marker 1 and opposite on marker 0.
+struct ObjectConnectorTorsionalSpringDamper {
+  MBS_ITEM_TYPE(ObjectConnectorTorsionalSpringDamper);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Real stiffness = 0, damping = 0;
+  Matrix3D rotationMarker0, rotationMarker1;
+  Real offset = 0, velocityOffset = 0, torque = 0;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("stiffness", stiffness, Rule::Real);
+    v("damping", damping, Rule::Real);
+    v("rotationMarker0", rotationMarker0);
+    v("rotationMarker1", rotationMarker1);
+    v("offset", offset, Rule::Real);
+    v("velocityOffset", velocityOffset, Rule::Real);
+    v("torque", torque, Rule::Real);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Linear spring-damper along axisMarker0 (co-moving with marker 0) between two
+/// Position+Orientation markers: with a = A0 axisMarker0, x = a . (p1 - p0), x_t = a . (v1 - v0),
+/// f = stiffness (x - offset) + damping (x_t - velocityOffset) + force, applied as the force
+/// -f a on marker 1 and f a on marker 0 (no torque from the moving axis).
+struct ObjectConnectorLinearSpringDamper {
+  MBS_ITEM_TYPE(ObjectConnectorLinearSpringDamper);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Real stiffness = 0, damping = 0;
+  Vector3D axisMarker0{1, 0, 0};
+  Real offset = 0, velocityOffset = 0, force = 0;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("stiffness", stiffness, Rule::Real);
+    v("damping", damping, Rule::Real);
+    v("axisMarker0", axisMarker0, Rule::Real);
+    v("offset", offset, Rule::Real);
+    v("velocityOffset", velocityOffset, Rule::Real);
+    v("force", force, Rule::Real);
+    v("activeConnector", activeConnector);
+  }
+};
+
 // ----------------------------------- constraints ----------------------------------------
 // Each constraint adds algebraic variables (Lagrange multipliers); activeConnector = false
 // replaces its equations by lambda = 0.
@@ -400,6 +522,74 @@ struct ObjectJointPrismatic2D {
     v("axisMarker0", axisMarker0, Rule::Real);
     v("normalMarker1", normalMarker1, Rule::Real);
     v("constrainRotation", constrainRotation);
+    v("activeConnector", activeConnector);
+  }
+};
+
+/// Spherical joint: the global position components of the two markers given by
+/// constrainedAxes coincide (3 equations; an unconstrained axis has the equation lambda = 0).
+struct ObjectJointSpherical {
+  MBS_ITEM_TYPE(ObjectJointSpherical);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  std::array<int, 3> constrainedAxes{1, 1, 1};
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("constrainedAxes", constrainedAxes);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Revolute joint about the z-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
+/// p1 - p0 = 0 (global) and z0 . x1 = z0 . y1 = 0 with z0 the J0 z-axis and x1, y1 the axes of
+/// J1 = A1 rotationMarker1.
+struct ObjectJointRevoluteZ {
+  MBS_ITEM_TYPE(ObjectJointRevoluteZ);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Matrix3D rotationMarker0, rotationMarker1;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("rotationMarker0", rotationMarker0);
+    v("rotationMarker1", rotationMarker1);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Prismatic joint along the x-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
+/// the J0 y and z components of p1 - p0 vanish, and z0 . y1 = z0 . x1 = x0 . y1 = 0 (J0 and
+/// J1 = A1 rotationMarker1 keep their relative orientation).
+struct ObjectJointPrismaticX {
+  MBS_ITEM_TYPE(ObjectJointPrismaticX);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  Matrix3D rotationMarker0, rotationMarker1;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("rotationMarker0", rotationMarker0);
+    v("rotationMarker1", rotationMarker1);
+    v("activeConnector", activeConnector);
+  }
+};
+/// Generic joint with 6 equations, one per axis of constrainedAxes = [x, y, z, rx, ry, rz]
+/// (1: locked, 0: free; a free axis has the equation lambda = 0). Translations: p1 - p0 in
+/// global coordinates if all three are locked, otherwise its J0 components. Rotations (J0, J1
+/// as for ObjectJointRevoluteZ): all locked: z0.y1, z0.x1, x0.y1; one free axis f (others
+/// l1 < l2): f0.l1_1 = f0.l2_1 = 0 in rows l1, l2; one locked axis l (free f1 < f2):
+/// f1_0 . f2_1 = 0 in row l.
+struct ObjectJointGeneric {
+  MBS_ITEM_TYPE(ObjectJointGeneric);
+  std::string name;
+  std::array<MarkerIndex, 2> markerNumbers{};
+  std::array<int, 6> constrainedAxes{1, 1, 1, 1, 1, 1};
+  Matrix3D rotationMarker0, rotationMarker1;
+  bool activeConnector = true;
+  template <class V> void Fields(V& v) {
+    v("markerNumbers", markerNumbers);
+    v("constrainedAxes", constrainedAxes);
+    v("rotationMarker0", rotationMarker0);
+    v("rotationMarker1", rotationMarker1);
     v("activeConnector", activeConnector);
   }
 };
@@ -593,12 +783,15 @@ struct SensorLoad : SensorCommon {
 #undef MBS_ITEM_TYPE
 
 using NodeItem = std::variant<NodePoint, NodePoint2D, NodeRigidBody2D, Node1D, NodeGenericODE2, NodeGenericODE1,
-                              NodePointGround>;
+                              NodePointGround, NodeRigidBodyEP, NodeRigidBodyRxyz>;
 using ObjectItem = std::variant<ObjectGround, ObjectMassPoint, ObjectMassPoint2D, ObjectMass1D, ObjectRotationalMass1D,
                                 ObjectRigidBody2D, ObjectGenericODE2, ObjectGenericODE1, ObjectConnectorSpringDamper,
                                 ObjectConnectorCoordinateSpringDamper, ObjectConnectorCartesianSpringDamper,
                                 ObjectConnectorGravity, ObjectConnectorCoordinate, ObjectConnectorDistance,
-                                ObjectJointRevolute2D, ObjectJointPrismatic2D>;
+                                ObjectJointRevolute2D, ObjectJointPrismatic2D, ObjectRigidBody,
+                                ObjectConnectorRigidBodySpringDamper, ObjectConnectorTorsionalSpringDamper,
+                                ObjectConnectorLinearSpringDamper, ObjectJointSpherical, ObjectJointRevoluteZ,
+                                ObjectJointPrismaticX, ObjectJointGeneric>;
 using MarkerItem = std::variant<MarkerBodyPosition, MarkerBodyRigid, MarkerBodyMass, MarkerNodePosition,
                                 MarkerNodeRigid, MarkerNodeCoordinate>;
 using LoadItem = std::variant<LoadCoordinate, LoadForceVector, LoadTorqueVector, LoadMassProportional>;

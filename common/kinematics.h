@@ -6,6 +6,7 @@
 
 #include "common/kinds.h"
 #include "common/layout_records.h"
+#include "common/rigid3d.h"
 
 namespace mbsweep {
 
@@ -30,6 +31,26 @@ MBS_HD_INLINE Mat3 LoadMat3(const Real* p) {
   return Mat3{{{p[0], p[1], p[2]}, {p[3], p[4], p[5]}, {p[6], p[7], p[8]}}};
 }
 MBS_HD_INLINE Vec3 LoadVec3(const Real* p) { return Vec3{{p[0], p[1], p[2]}}; }
+
+/// Number of rotation parameters of a 3D rigid-body node kind (4: Euler parameters, 3: Tait-Bryan
+/// xyz angles), 0 for other nodes.
+MBS_HD_INLINE int RigidNodeRotationCount(NodeKind k) {
+  return k == NodeKind::RigidBodyEP ? kRotParEP : k == NodeKind::RigidBodyRxyz ? kRotParRxyz : 0;
+}
+
+/// Total rotation parameters (reference + current) of a 3D rigid-body node into rot[0..nRot) and
+/// their velocities into rot_t (may be null); returns nRot (0 for other nodes).
+MBS_HD_INLINE int RigidNodeRotation(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
+                                    Real* rot, Real* rot_t) {
+  const int nRot = RigidNodeRotationCount(static_cast<NodeKind>(L.node[node].kind));
+  const NodeRecord r = GetNodeRecord(L, node);
+  const Real* ref = theta + L.node[node].theta;
+  for (int j = 0; j < nRot; ++j) {
+    rot[j] = ref[3 + j] + q[r.ode2Begin + 3 + j];
+    if (rot_t) rot_t[j] = v[r.ode2Begin + 3 + j];
+  }
+  return nRot;
+}
 
 /// Kinematics of the node's reference point.
 MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
@@ -67,6 +88,21 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       K.pos = MakeVec3(ref[0], ref[1], ref[2]);
       K.n = 0;
       break;
+    case NodeKind::RigidBodyEP:
+    case NodeKind::RigidBodyRxyz: {
+      // position + rotation parameters; omega = G rot_t, Jpos = [I, 0], Jrot = [0, G]
+      Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+      const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+      K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
+      K.vel = MakeVec3(vn[0], vn[1], vn[2]);
+      K.A = RotationMatrixRigid(nRot, rot);
+      const Mat3x4 G = GRigid(nRot, rot);
+      K.omega = Mult3xN(G, rot_t, nRot);
+      K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
+      break;
+    }
     default:  // nodes without position (Node1D, generic nodes)
       K.pos = MakeVec3(0, 0, 0);
       break;
@@ -140,6 +176,21 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       K.Jpos[1][2] = rg[0];
       return;
     }
+    case ObjectKind::RigidBody: {
+      // node kinematics moved to the body point: pos = p + A lp, vel = p_t + omega x (A lp),
+      // Jpos = [I, -A lp~ GL] (Exudyn's body access), Jrot = [0, G] as at the node
+      const int node = o.extra[0];
+      NodeKinematics(L, theta, q, v, node, K);
+      Real rot[kRigidMaxRotPar];
+      const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, nullptr);
+      const Vec3 rg = K.A * lp;
+      K.pos = K.pos + rg;
+      K.vel = K.vel + Cross(K.omega, rg);
+      const Mat3x4 D = dAv_dtheta(nRot, rot, lp);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < nRot; ++j) K.Jpos[i][3 + j] = D.m[i][j];
+      return;
+    }
     default: {
       K.pos = MakeVec3(0, 0, 0);
       K.vel = MakeVec3(0, 0, 0);
@@ -150,6 +201,17 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       ClearJacobians(K);
       return;
     }
+  }
+}
+
+/// Mass and local centre-of-mass position of a body (for mass-proportional loads and the
+/// BodyMass marker); bodies without a centre-of-mass offset return the reference point.
+MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int obj, Vec3& com) {
+  const Real* p = theta + L.object[obj].theta;
+  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
+    case ObjectKind::RigidBody2D: com = MakeVec3(p[2], p[3], 0); return p[0];
+    case ObjectKind::RigidBody: com = LoadVec3(p + 7); return p[0];  // mass, inertia[6], centre of mass[3]
+    default: com = MakeVec3(0, 0, 0); return p[0];
   }
 }
 

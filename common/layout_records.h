@@ -3,12 +3,14 @@
 /// accessors for host/device code. Written by Model::Compile, read by the physics code.
 ///
 /// Node record:    [nODE2, ode2Begin, nODE1, ode1Begin, nAE, aeBegin]
+///                 (nAE = 1 for NodeRigidBodyEP with addConstraintEquation: the EP norm)
 ///   theta:        ODE2 nodes: referenceCoordinates[n], initialCoordinates[n], initialVelocities[n]
 ///                 ODE1 nodes: referenceCoordinates[n], initialCoordinates[n]
 ///                 NodePointGround: referenceCoordinates[3]
 /// Object record:  [nLocalODE2, nLocalODE1, nAE, aeBegin, ltgODE2[nLocalODE2], ltgODE1[nLocalODE1], extra...]
 ///   extra:        bodies: [node]; ObjectGenericODE2: [hasM, hasK, hasD, hasF];
 ///                 ObjectGenericODE1: [hasA, hasB]; connectors: [marker0, marker1, activeConnector, ...]
+///                 (ObjectJointSpherical / ObjectJointGeneric append constrainedAxes[3 / 6])
 ///   theta:        the item's Real fields in Fields() order (only given matrices/vectors)
 /// Marker record:  [target (body object or node), node (-1 if none), coordinate, nCoords]
 ///   theta:        MarkerBodyPosition/MarkerBodyRigid: localPosition[3]; others none

@@ -768,12 +768,22 @@ Layout Model::Compile() const {
   std::vector<NodeRecord> nrec(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const int n2 = NodeODE2Count(nodes_[i]), n1 = NodeODE1Count(nodes_[i]);
-    nrec[i] = NodeRecord{n2, n2 ? L.nODE2 : -1, n1, n1 ? L.nODE1 : -1, 0, -1};
+    // the Euler-parameter norm of an EP node is an algebraic equation owned by the node; node
+    // equations are numbered before the object equations (as Exudyn assigns node coordinates first)
+    const auto* ep = std::get_if<NodeRigidBodyEP>(&nodes_[i]);
+    const int nAE = ep && ep->addConstraintEquation ? 1 : 0;
+    nrec[i] = NodeRecord{n2, n2 ? L.nODE2 : -1, n1, n1 ? L.nODE1 : -1, nAE, nAE ? L.nAE : -1};
     L.nODE2 += n2;
     L.nODE1 += n1;
+    L.nAE += nAE;
+    for (int k = 0; k < nAE; ++k) {
+      L.aeOwnerObject.push_back(-1);
+      L.aeOwnerNode.push_back(static_cast<int>(i));
+    }
     L.nodeNames.push_back(NodeName(static_cast<int>(i)));
     L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes_[i])), static_cast<int>(ints.size()), thetaNow()});
-    ints.insert(ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, 0, -1});
+    ints.insert(ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, nrec[i].nAE,
+                             nrec[i].aeBegin});
     AppendTheta(nodes_[i], L.nodeNames.back(), nullptr, &paths, &L.thetaRules);
   }
   if (L.nODE2 + L.nODE1 == 0) throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
@@ -870,6 +880,14 @@ Layout Model::Compile() const {
             } else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
               nAE = x.constrainRotation ? 2 : 1;
               extra.push_back(x.constrainRotation ? 1 : 0);
+            } else if constexpr (std::is_same_v<T, ObjectJointSpherical>) {
+              nAE = 3;
+              extra.insert(extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
+            } else if constexpr (std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX>) {
+              nAE = 5;
+            } else if constexpr (std::is_same_v<T, ObjectJointGeneric>) {
+              nAE = 6;
+              extra.insert(extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
             }
           }
         },
@@ -877,8 +895,13 @@ Layout Model::Compile() const {
     // the planar rigid body's mass matrix depends on the angle when its centre of mass is
     // offset; the offset is a theta parameter a study may vary, so never assume constancy
     if (ok == ObjectKind::RigidBody2D) L.constantMassMatrix = false;
+    // the 3D rigid body's mass matrix depends on its rotation parameters
+    if (ok == ObjectKind::RigidBody) L.constantMassMatrix = false;
     const int aeBegin = nAE ? L.nAE : -1;
-    for (int k = 0; k < nAE; ++k) L.aeOwnerObject.push_back(static_cast<int>(i));
+    for (int k = 0; k < nAE; ++k) {
+      L.aeOwnerObject.push_back(static_cast<int>(i));
+      L.aeOwnerNode.push_back(-1);
+    }
     L.nAE += nAE;
     L.maxLocalODE2 = std::max(L.maxLocalODE2, static_cast<int>(ltg2.size()));
     L.objectNames.push_back(ObjectName(static_cast<int>(i)));

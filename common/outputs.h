@@ -60,8 +60,22 @@ MBS_HD_INLINE Vec3 BodyReferencePosition(const LayoutView& L, const Real* theta,
       const Real* r = theta + L.node[o.extra[0]].theta;
       return MakeVec3(r[0], r[1], 0) + RotZ(r[2]) * lp;
     }
+    case ObjectKind::RigidBody: {
+      const int node = o.extra[0];
+      const Real* r = theta + L.node[node].theta;
+      const int nRot = RigidNodeRotationCount(static_cast<NodeKind>(L.node[node].kind));
+      return MakeVec3(r[0], r[1], r[2]) + RotationMatrixRigid(nRot, r + 3) * lp;
+    }
     default: return MakeVec3(0, 0, 0);
   }
+}
+
+/// Global angular acceleration of a 3D rigid-body node: G rot_tt + G_t rot_t.
+MBS_HD_INLINE Vec3 RigidNodeAngularAcceleration(const LayoutView& L, const Real* theta, const StateView& s, int node) {
+  Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+  const int nRot = RigidNodeRotation(L, theta, s.q, s.v, node, rot, rot_t);
+  const NodeRecord r = GetNodeRecord(L, node);
+  return Mult3xN(GRigid(nRot, rot), s.a + r.ode2Begin + 3, nRot) + GDotTimes(nRot, rot, rot_t);
 }
 
 /// Acceleration of a body-fixed point (rigid-body kinematics: a + alpha x r + omega x (omega x r)).
@@ -72,6 +86,15 @@ MBS_HD_INLINE void BodyAccelerations(const LayoutView& L, const Real* theta, con
   acc = MakeVec3(0, 0, 0);
   angAcc = MakeVec3(0, 0, 0);
   if (k.n == 0) return;
+  if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody) {
+    // a = p_tt + alpha x r + omega x (omega x r), r = A lp, alpha = G rot_tt + G_t rot_t
+    const int node = GetObjectRecord(L, obj).extra[0];
+    angAcc = RigidNodeAngularAcceleration(L, theta, s, node);
+    const Real* pa = s.a + GetNodeRecord(L, node).ode2Begin;
+    const Vec3 r = k.A * lp;
+    acc = MakeVec3(pa[0], pa[1], pa[2]) + Cross(angAcc, r) + Cross(k.omega, Cross(k.omega, r));
+    return;
+  }
   // linear part: J_pos * q_tt ; angular acceleration: J_rot * q_tt (J_rot is constant for
   // the planar and 1D kinds handled here)
   for (int i = 0; i < 3; ++i)
@@ -124,15 +147,23 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
         case OVT::Acceleration: {
           const Real* x = ovt == OVT::Displacement ? s.q : s.a;
           Vec3 d = MakeVec3(0, 0, 0);
-          const int nTrans = nk == NodeKind::Point ? 3 : 2;
+          const int nTrans = nk == NodeKind::Point || RigidNodeRotationCount(nk) ? 3 : 2;
           for (int i = 0; i < nTrans && nr.nODE2 > 0; ++i) d[i] = x[nr.ode2Begin + i];
           return detail::PutVec(d, out, cap);
         }
         case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
-        case OVT::Rotation: return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
+        case OVT::Rotation:
+          // Rxyz: the rotation parameters (reference + current); EP: Tait-Bryan xyz angles of A
+          if (nk == NodeKind::RigidBodyRxyz)
+            return detail::PutVec(LoadVec3(ref + 3) + LoadVec3(s.q + nr.ode2Begin + 3), out, cap);
+          if (nk == NodeKind::RigidBodyEP) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
+          return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
         case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
         case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
-        case OVT::AngularAcceleration: return detail::PutVec(MakeVec3(0, 0, s.a[nr.ode2Begin + 2]), out, cap);
+        case OVT::AngularAcceleration:
+          if (RigidNodeRotationCount(nk))
+            return detail::PutVec(detail::RigidNodeAngularAcceleration(L, theta, s, r.target), out, cap);
+          return detail::PutVec(MakeVec3(0, 0, s.a[nr.ode2Begin + 2]), out, cap);
         default: return 0;
       }
     }
@@ -148,6 +179,7 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
         case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
         case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
         case OVT::Rotation: {
+          if (ok == ObjectKind::RigidBody) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
           const ObjectRecord o = GetObjectRecord(L, r.target);
           const Real angle = theta[L.node[o.extra[0]].theta + (ok == ObjectKind::RigidBody2D ? 2 : 0)] +
                              s.q[o.ltgODE2[ok == ObjectKind::RigidBody2D ? 2 : 0]];
@@ -193,6 +225,77 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
         else return 0;
         if (cap > 0) out[0] = val;
         return 1;
+      }
+      if (IsRigidConnector(ok)) {
+        RigidConnectorState c;
+        EvalRigidConnector(L, theta, s.q, s.v, r.target, c);
+        if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
+          switch (ovt) {
+            case OVT::DisplacementLocal: return detail::PutVec(c.dispLocal, out, cap);
+            case OVT::VelocityLocal: return detail::PutVec(c.velLocal, out, cap);
+            case OVT::Rotation: return detail::PutVec(c.rotLocal, out, cap);
+            case OVT::AngularVelocityLocal: return detail::PutVec(c.angVelLocal, out, cap);
+            case OVT::ForceLocal: return detail::PutVec(c.forceLocal, out, cap);
+            case OVT::TorqueLocal: return detail::PutVec(c.torqueLocal, out, cap);
+            default: return 0;
+          }
+        }
+        const bool tors = ok == ObjectKind::ConnectorTorsionalSpringDamper;
+        Real val;
+        if (ovt == (tors ? OVT::Rotation : OVT::DisplacementLocal)) val = c.scalar;
+        else if (ovt == (tors ? OVT::AngularVelocityLocal : OVT::VelocityLocal)) val = c.scalar_t;
+        else if (ovt == (tors ? OVT::TorqueLocal : OVT::ForceLocal)) val = tors ? c.torqueLocal[2] : c.forceLocal[0];
+        else return 0;
+        if (cap > 0) out[0] = val;
+        return 1;
+      }
+      if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
+          ok == ObjectKind::JointGeneric) {
+        Kinematics k0, k1;
+        MarkerKinematics(L, theta, s.q, s.v, o.extra[0], k0);
+        MarkerKinematics(L, theta, s.q, s.v, o.extra[1], k1);
+        const Real* lam = s.lambda ? s.lambda + o.aeBegin : nullptr;
+        auto lambdaAt = [&](int i) -> Real { return lam && i >= 0 ? lam[i] : 0; };
+        // multipliers of the translation rows (force) and rotation rows (torque), padded with 0
+        // for free directions; PrismaticX: [0, y, z] in J0 and the three rotation rows
+        const bool prismatic = ok == ObjectKind::JointPrismaticX;
+        const Vec3 force = prismatic ? MakeVec3(0, lambdaAt(0), lambdaAt(1))
+                                     : MakeVec3(lambdaAt(0), lambdaAt(1), lambdaAt(2));
+        const Vec3 torque = prismatic                          ? MakeVec3(lambdaAt(2), lambdaAt(3), lambdaAt(4))
+                            : ok == ObjectKind::JointRevoluteZ ? MakeVec3(lambdaAt(3), lambdaAt(4), 0)
+                            : ok == ObjectKind::JointGeneric   ? MakeVec3(lambdaAt(3), lambdaAt(4), lambdaAt(5))
+                                                               : MakeVec3(0, 0, 0);
+        switch (ovt) {
+          case OVT::Position: return detail::PutVec(k0.pos, out, cap);
+          case OVT::Velocity: return detail::PutVec(k0.vel, out, cap);
+          case OVT::Displacement: return detail::PutVec(k1.pos - k0.pos, out, cap);
+          case OVT::Force: return detail::PutVec(force, out, cap);
+          case OVT::Torque: return detail::PutVec(torque, out, cap);
+          case OVT::ConstraintEquation: {
+            ConstraintEval e;
+            ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
+            for (int i = 0; i < e.nAE && i < cap; ++i) out[i] = IsLambdaRow(e, i) ? lambdaAt(i) : e.C[i];
+            return e.nAE;
+          }
+          default: break;
+        }
+        if (ok == ObjectKind::JointSpherical) return 0;
+        const Real* p = theta + L.object[r.target].theta;  // rotationMarker0[9], rotationMarker1[9]
+        const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
+        const int* ca = ok == ObjectKind::JointGeneric ? o.extra + 3 : nullptr;
+        const bool globalForce = ok == ObjectKind::JointRevoluteZ || (ca && ca[0] && ca[1] && ca[2]);
+        Vec3 rot = RotationMatrix2RotXYZ(Transpose(A0all) * A1all);
+        for (int i = 0; i < 3; ++i)
+          if (rot[i] > 3.14159265358979323846) rot[i] -= 2 * 3.14159265358979323846;
+        switch (ovt) {
+          case OVT::DisplacementLocal: return detail::PutVec(MultT(A0all, k1.pos - k0.pos), out, cap);
+          case OVT::VelocityLocal: return detail::PutVec(MultT(A0all, k1.vel - k0.vel), out, cap);
+          case OVT::Rotation: return detail::PutVec(rot, out, cap);
+          case OVT::AngularVelocityLocal: return detail::PutVec(MultT(A0all, k1.omega - k0.omega), out, cap);
+          case OVT::ForceLocal: return detail::PutVec(globalForce ? MultT(A0all, force) : force, out, cap);
+          case OVT::TorqueLocal: return detail::PutVec(torque, out, cap);
+          default: return 0;
+        }
       }
       if (IsConstraint(ok)) {
         if (ovt == OVT::Force) {  // the Lagrange multipliers (constraint forces)
@@ -244,12 +347,10 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
       }
       Kinematics k;
       MarkerKinematics(L, theta, s.q, s.v, r.target, k);
-      if (mk == MarkerKind::BodyMass) {
+      if (mk == MarkerKind::BodyMass) {  // at the centre of mass
         const int obj = r.target;
-        const Real* po = theta + L.object[obj].theta;
-        const Vec3 com = static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D
-                             ? MakeVec3(po[2], po[3], 0)
-                             : MakeVec3(0, 0, 0);
+        Vec3 com;
+        BodyMassAndCenter(L, theta, obj, com);
         BodyKinematics(L, theta, s.q, s.v, obj, com, k);
       }
       switch (ovt) {

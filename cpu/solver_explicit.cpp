@@ -225,6 +225,12 @@ void Unpack(const std::vector<Real>& Y, int n2, int n1, SystemState& s) {
 void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder,
                    const std::vector<std::string>& nodeNames) {
+  for (int i = 0; i < L.nNodes; ++i)
+    if (static_cast<NodeKind>(L.node[i].kind) == NodeKind::RigidBodyEP)
+      throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) + ": NodeRigidBodyEP '" +
+                            nodeNames[static_cast<size_t>(i)] + "' (node " + std::to_string(i) +
+                            ") needs the algebraic Euler-parameter norm equation, which explicit solvers cannot "
+                            "integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
   if (L.nAE > 0)
     throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
                           ": explicit solvers cannot integrate models with algebraic equations (constraints); use "

@@ -99,20 +99,29 @@ void CheckRedundantConstraints(const Layout& layout, const Real* theta, const Sy
     Eigen::FullPivLU<Eigen::MatrixXd> lu(next);
     lu.setThreshold(1e-10);
     if (lu.rank() == rank) {
-      const int obj = layout.aeOwnerObject[static_cast<size_t>(r)];
-      const int first = GetObjectRecord(L, obj).aeBegin;
+      // owner of an equation: an object, or a node (the Euler-parameter norm of NodeRigidBodyEP)
+      auto ownerOf = [&](int row) {
+        const int obj = layout.aeOwnerObject[static_cast<size_t>(row)];
+        return obj >= 0 ? obj : -1 - layout.aeOwnerNode[static_cast<size_t>(row)];
+      };
+      auto ownerName = [&](int owner) {
+        return "'" + (owner >= 0 ? layout.objectNames[static_cast<size_t>(owner)]
+                                 : layout.nodeNames[static_cast<size_t>(-1 - owner)]) + "'";
+      };
+      const int owner = ownerOf(r);
+      const int first = owner >= 0 ? GetObjectRecord(L, owner).aeBegin : GetNodeRecord(L, -1 - owner).aeBegin;
       std::ostringstream msg;
-      msg << "redundant constraints: equation " << (r - first) << " of object '"
-          << layout.objectNames[static_cast<size_t>(obj)] << "' (object " << obj
+      msg << "redundant constraints: equation " << (r - first) << " of " << (owner >= 0 ? "object " : "node ")
+          << ownerName(owner) << " (" << (owner >= 0 ? "object " : "node ") << (owner >= 0 ? owner : -1 - owner)
           << ") is linearly dependent on the equations of";
       std::vector<int> owners;
       for (int k = 0; k < r; ++k)
         if (Cq.row(k).squaredNorm() > 0) {
-          const int o = layout.aeOwnerObject[static_cast<size_t>(k)];
+          const int o = ownerOf(k);
           if (owners.empty() || owners.back() != o) owners.push_back(o);
         }
       for (size_t k = 0; k < owners.size(); ++k)
-        msg << (k ? ", '" : " '") << layout.objectNames[static_cast<size_t>(owners[k])] << "'";
+        msg << (k ? ", " : " ") << (owners[k] >= 0 ? "" : "node ") << ownerName(owners[k]);
       msg << " at the initial configuration; remove or relax one of them";
       throw ValidationError(msg.str());
     }
