@@ -73,44 +73,56 @@ MBS_HD_INLINE void AddRowGlobalPos(ConstraintEval& e, int r, const Kinematics& k
   AddRowPos(e, r, k0, w, 0, -1);
   AddRowPos(e, r, k1, w, k0.n, 1);
 }
-/// (C_q q_t)_r: the velocity-level form of row r.
-MBS_HD_INLINE Real CqTimesV(const ConstraintEval& e, int r, const ObjectRecord& o, const Real* v) {
-  Real s = 0;
-  for (int j = 0; j < e.nLocal; ++j) s += e.Cq[r * e.nLocal + j] * v[o.ltgODE2[j]];
-  return s;
-}
 MBS_HD_INLINE Vec3 Column(const Mat3& A, int j) { return MakeVec3(A(0, j), A(1, j), A(2, j)); }
 
-/// Rotation equations of the 3D joints in rows 3 + axis (index 3 values; C_q rows), for the
-/// locked rotation axes `lockedRot` (3 flags) between J0 = A0all and J1 = A1all; rows of free
-/// axes are flagged in e.lambdaRows.
-MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const Kinematics& k0, const Kinematics& k1,
-                                     const Mat3& A0all, const Mat3& A1all, const int* lockedRot) {
+/// Joint frames J0 = A0 rotationMarker0 and J1 = A1 rotationMarker1 of a 3D joint; index2 selects
+/// the velocity-level form of the equations, with the axis rates A_k (omegaLocal_k x R_k e_j) as
+/// Exudyn computes them.
+struct JointFrames {
+  const Kinematics& k0;
+  const Kinematics& k1;
+  Mat3 R0, R1, A0all, A1all;
+  bool index2;
+  MBS_HD_INLINE Vec3 Axis0(int j) const { return Column(A0all, j); }
+  MBS_HD_INLINE Vec3 Axis1(int j) const { return Column(A1all, j); }
+  MBS_HD_INLINE Vec3 Rate0(int j) const { return BodyVectorRate(k0, Column(R0, j)); }
+  MBS_HD_INLINE Vec3 Rate1(int j) const { return BodyVectorRate(k1, Column(R1, j)); }
+};
+
+/// Row r: C = (J0 axis i) . (J1 axis j) (velocity level: its time derivative).
+MBS_HD_INLINE void AxisDotRow(ConstraintEval& e, int r, const JointFrames& J, int i, int j) {
+  const Vec3 u = J.Axis0(i), w = J.Axis1(j);
+  e.C[r] = J.index2 ? Dot(J.Rate0(i), w) + Dot(u, J.Rate1(j)) : Dot(u, w);
+  AddRowDot(e, r, J.k0, J.k1, u, w);
+}
+
+/// Row r: C = (J0 axis i) . (p1 - p0); velocity level: a . (v1 - v0), plus a_t . (p1 - p0) if
+/// withRate (ObjectJointPrismaticX does, ObjectJointGeneric does not, as in Exudyn).
+MBS_HD_INLINE void LocalPositionRow(ConstraintEval& e, int r, const JointFrames& J, int i, const Vec3& dp,
+                                    const Vec3& dv, bool withRate) {
+  const Vec3 a = J.Axis0(i);
+  e.C[r] = J.index2 ? Dot(a, dv) + (withRate ? Dot(J.Rate0(i), dp) : 0) : Dot(a, dp);
+  AddRowLocalPos(e, r, J.k0, J.k1, a, dp);
+}
+
+/// Rotation equations of the 3D joints in rows row0 + axis for the locked rotation axes
+/// `lockedRot` (3 flags); rows of free axes are flagged in e.lambdaRows.
+MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const JointFrames& J, const int* lockedRot) {
   const int n = lockedRot[0] + lockedRot[1] + lockedRot[2];
   if (n == 3) {  // all rotations locked: z0.y1, z0.x1, x0.y1
-    const Vec3 x0 = Column(A0all, 0), z0 = Column(A0all, 2), x1 = Column(A1all, 0), y1 = Column(A1all, 1);
-    const Vec3 u[3] = {z0, z0, x0}, w[3] = {y1, x1, y1};
-    for (int i = 0; i < 3; ++i) {
-      e.C[row0 + i] = Dot(u[i], w[i]);
-      AddRowDot(e, row0 + i, k0, k1, u[i], w[i]);
-    }
+    AxisDotRow(e, row0, J, 2, 1);
+    AxisDotRow(e, row0 + 1, J, 2, 0);
+    AxisDotRow(e, row0 + 2, J, 0, 1);
   } else if (n == 2) {  // one free axis f: the J1 axes l1, l2 stay perpendicular to J0 axis f
     const int f = !lockedRot[0] ? 0 : !lockedRot[1] ? 1 : 2;
     const int l1 = f == 0 ? 1 : 0, l2 = f == 2 ? 1 : 2;
-    const Vec3 a = Column(A0all, f);
-    const int ls[2] = {l1, l2};
-    for (int i = 0; i < 2; ++i) {
-      const Vec3 w = Column(A1all, ls[i]);
-      e.C[row0 + ls[i]] = Dot(a, w);
-      AddRowDot(e, row0 + ls[i], k0, k1, a, w);
-    }
+    AxisDotRow(e, row0 + l1, J, f, l1);
+    AxisDotRow(e, row0 + l2, J, f, l2);
     e.lambdaRows |= 1 << (row0 + f);
   } else if (n == 1) {  // one locked axis l: J0 axis f1 stays perpendicular to J1 axis f2
     const int l = lockedRot[0] ? 0 : lockedRot[1] ? 1 : 2;
     const int f1 = l == 0 ? 1 : 0, f2 = l == 2 ? 1 : 2;
-    const Vec3 a = Column(A0all, f1), w = Column(A1all, f2);
-    e.C[row0 + l] = Dot(a, w);
-    AddRowDot(e, row0 + l, k0, k1, a, w);
+    AxisDotRow(e, row0 + l, J, f1, f2);
     e.lambdaRows |= (1 << (row0 + f1)) | (1 << (row0 + f2));
   } else {
     e.lambdaRows |= 7 << row0;
@@ -223,51 +235,37 @@ MBS_HD_INLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real 
     case ObjectKind::JointRevoluteZ:
     case ObjectKind::JointGeneric: {
       // p: rotationMarker0[9], rotationMarker1[9]; JointGeneric extra[3..8]: constrainedAxes
-      static constexpr int kRevoluteAxes[6] = {1, 1, 1, 1, 1, 0};
+      const int kRevoluteAxes[6] = {1, 1, 1, 1, 1, 0};
       const int* ca = kind == ObjectKind::JointGeneric ? o.extra + 3 : kRevoluteAxes;
-      const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
+      const Mat3 R0 = LoadMat3(p), R1 = LoadMat3(p + 9);
+      const detail::JointFrames J{k0, k1, R0, R1, k0.A * R0, k1.A * R1, index2};
       if (ca[0] && ca[1] && ca[2]) {  // all translations locked: global equations
         for (int i = 0; i < 3; ++i) {
           e.C[i] = index2 ? dv[i] : dp[i];
           detail::AddRowGlobalPos(e, i, k0, k1, i);
         }
-      } else {  // J0 components; velocity level without the rotation of J0 (as Exudyn)
+      } else {  // J0 components
         for (int i = 0; i < 3; ++i) {
-          if (!ca[i]) {
-            e.lambdaRows |= 1 << i;
-            continue;
-          }
-          const Vec3 a = detail::Column(A0all, i);
-          e.C[i] = index2 ? Dot(a, dv) : Dot(a, dp);
-          detail::AddRowLocalPos(e, i, k0, k1, a, dp);
+          if (ca[i]) detail::LocalPositionRow(e, i, J, i, dp, dv, false);
+          else e.lambdaRows |= 1 << i;
         }
       }
       if (kind == ObjectKind::JointRevoluteZ) {  // 5 equations: rows 3, 4 = z0.x1, z0.y1
-        const Vec3 z0 = detail::Column(A0all, 2);
-        for (int i = 0; i < 2; ++i) {
-          const Vec3 w = detail::Column(A1all, i);
-          e.C[3 + i] = Dot(z0, w);
-          detail::AddRowDot(e, 3 + i, k0, k1, z0, w);
-        }
+        detail::AxisDotRow(e, 3, J, 2, 0);
+        detail::AxisDotRow(e, 4, J, 2, 1);
       } else {
-        detail::JointRotationRows(e, 3, k0, k1, A0all, A1all, ca + 3);
+        detail::JointRotationRows(e, 3, J, ca + 3);
       }
-      if (index2)
-        for (int r = 3; r < e.nAE; ++r) e.C[r] = detail::CqTimesV(e, r, o, v);
       break;
     }
     case ObjectKind::JointPrismaticX: {
       // p: rotationMarker0[9], rotationMarker1[9]; rows: J0 y and z of p1 - p0, then z0.y1, z0.x1, x0.y1
-      const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
-      for (int i = 0; i < 2; ++i) {
-        const Vec3 a = detail::Column(A0all, 1 + i);
-        e.C[i] = Dot(a, dp);
-        detail::AddRowLocalPos(e, i, k0, k1, a, dp);
-      }
-      static constexpr int kLocked[3] = {1, 1, 1};
-      detail::JointRotationRows(e, 2, k0, k1, A0all, A1all, kLocked);
-      if (index2)  // exact time derivatives, including the rotation of J0
-        for (int r = 0; r < e.nAE; ++r) e.C[r] = detail::CqTimesV(e, r, o, v);
+      const Mat3 R0 = LoadMat3(p), R1 = LoadMat3(p + 9);
+      const detail::JointFrames J{k0, k1, R0, R1, k0.A * R0, k1.A * R1, index2};
+      detail::LocalPositionRow(e, 0, J, 1, dp, dv, true);
+      detail::LocalPositionRow(e, 1, J, 2, dp, dv, true);
+      const int kLocked[3] = {1, 1, 1};
+      detail::JointRotationRows(e, 2, J, kLocked);
       break;
     }
     default: break;

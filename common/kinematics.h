@@ -15,7 +15,8 @@ struct Kinematics {
   Vec3 pos;    ///< global position
   Vec3 vel;    ///< global velocity
   Mat3 A;      ///< rotation matrix (local to global)
-  Vec3 omega;  ///< global angular velocity
+  Vec3 omega;       ///< global angular velocity, A omegaLocal (as Exudyn's markers provide it)
+  Vec3 omegaLocal;  ///< body-frame angular velocity (3D rigid nodes: GL rot_t)
   int n;       ///< number of node coordinates the Jacobians refer to
   int firstODE2;                    ///< global index of the first node coordinate (-1: none)
   Real Jpos[3][kMaxNodeCoords];     ///< d vel / d q_t
@@ -59,6 +60,7 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
   const Real* ref = theta + L.node[node].theta;
   K.A = Identity3();
   K.omega = MakeVec3(0, 0, 0);
+  K.omegaLocal = MakeVec3(0, 0, 0);
   K.vel = MakeVec3(0, 0, 0);
   K.n = r.nODE2;
   K.firstODE2 = r.ode2Begin;
@@ -80,7 +82,7 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], 0);
       K.vel = MakeVec3(vn[0], vn[1], 0);
       K.A = RotZ(ref[2] + qn[2]);
-      K.omega = MakeVec3(0, 0, vn[2]);
+      K.omega = K.omegaLocal = MakeVec3(0, 0, vn[2]);
       K.Jpos[0][0] = K.Jpos[1][1] = 1;
       K.Jrot[2][2] = 1;
       break;
@@ -90,14 +92,16 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       break;
     case NodeKind::RigidBodyEP:
     case NodeKind::RigidBodyRxyz: {
-      // position + rotation parameters; omega = G rot_t, Jpos = [I, 0], Jrot = [0, G]
+      // position + rotation parameters; omegaLocal = GL rot_t, omega = A omegaLocal (equal to
+      // G rot_t for unit Euler parameters), Jpos = [I, 0], Jrot = [0, G]
       Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
       const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);
       K.A = RotationMatrixRigid(nRot, rot);
       const Mat3x4 G = GRigid(nRot, rot);
-      K.omega = Mult3xN(G, rot_t, nRot);
+      K.omegaLocal = AngularVelocityLocalRigid(nRot, rot, rot_t);
+      K.omega = K.A * K.omegaLocal;
       K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
@@ -119,7 +123,7 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       K.A = LoadMat3(p + 3);
       K.pos = LoadVec3(p) + K.A * lp;
       K.vel = MakeVec3(0, 0, 0);
-      K.omega = MakeVec3(0, 0, 0);
+      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
       K.n = 0;
       K.firstODE2 = -1;
       ClearJacobians(K);
@@ -138,7 +142,7 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       K.A = R;
       K.pos = LoadVec3(p + 1) + R * (MakeVec3(x, 0, 0) + lp);
       K.vel = v[r.ode2Begin] * MakeVec3(R(0, 0), R(1, 0), R(2, 0));
-      K.omega = MakeVec3(0, 0, 0);
+      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
       K.n = 1;
       K.firstODE2 = r.ode2Begin;
       ClearJacobians(K);
@@ -156,6 +160,7 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       const Real w = v[r.ode2Begin];
       K.pos = LoadVec3(p + 1) + rg;
       K.omega = w * axis;
+      K.omegaLocal = MakeVec3(0, 0, w);
       K.vel = Cross(K.omega, rg);
       K.n = 1;
       K.firstODE2 = r.ode2Begin;
@@ -177,15 +182,14 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       return;
     }
     case ObjectKind::RigidBody: {
-      // node kinematics moved to the body point: pos = p + A lp, vel = p_t + omega x (A lp),
+      // node kinematics moved to the body point: pos = p + A lp, vel = p_t + A (omegaLocal x lp),
       // Jpos = [I, -A lp~ GL] (Exudyn's body access), Jrot = [0, G] as at the node
       const int node = o.extra[0];
       NodeKinematics(L, theta, q, v, node, K);
       Real rot[kRigidMaxRotPar];
       const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, nullptr);
-      const Vec3 rg = K.A * lp;
-      K.pos = K.pos + rg;
-      K.vel = K.vel + Cross(K.omega, rg);
+      K.pos = K.pos + K.A * lp;
+      K.vel = K.vel + K.A * Cross(K.omegaLocal, lp);
       const Mat3x4 D = dAv_dtheta(nRot, rot, lp);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < nRot; ++j) K.Jpos[i][3 + j] = D.m[i][j];
@@ -195,7 +199,7 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
       K.pos = MakeVec3(0, 0, 0);
       K.vel = MakeVec3(0, 0, 0);
       K.A = Identity3();
-      K.omega = MakeVec3(0, 0, 0);
+      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
       K.n = 0;
       K.firstODE2 = -1;
       ClearJacobians(K);
@@ -203,6 +207,10 @@ MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const 
     }
   }
 }
+
+/// Time derivative A (omegaLocal x u) of the global vector A u of a vector u fixed in the marker's
+/// (body's) frame (Exudyn's A_t u).
+MBS_HD_INLINE Vec3 BodyVectorRate(const Kinematics& k, const Vec3& u) { return k.A * Cross(k.omegaLocal, u); }
 
 /// Mass and local centre-of-mass position of a body (for mass-proportional loads and the
 /// BodyMass marker); bodies without a centre-of-mass offset return the reference point.

@@ -70,6 +70,15 @@ MBS_HD_INLINE Vec3 BodyReferencePosition(const LayoutView& L, const Real* theta,
   }
 }
 
+/// Global angular velocity of a node as its AngularVelocity output: G rot_t for 3D rigid nodes
+/// (Exudyn's node value), the kinematics' omega otherwise.
+MBS_HD_INLINE Vec3 NodeAngularVelocity(const LayoutView& L, const Real* theta, const StateView& s, int node,
+                                       const Kinematics& k) {
+  Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+  const int nRot = RigidNodeRotation(L, theta, s.q, s.v, node, rot, rot_t);
+  return nRot ? AngularVelocityRigid(nRot, rot, rot_t) : k.omega;
+}
+
 /// Global angular acceleration of a 3D rigid-body node: G rot_tt + G_t rot_t.
 MBS_HD_INLINE Vec3 RigidNodeAngularAcceleration(const LayoutView& L, const Real* theta, const StateView& s, int node) {
   Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
@@ -92,7 +101,8 @@ MBS_HD_INLINE void BodyAccelerations(const LayoutView& L, const Real* theta, con
     angAcc = RigidNodeAngularAcceleration(L, theta, s, node);
     const Real* pa = s.a + GetNodeRecord(L, node).ode2Begin;
     const Vec3 r = k.A * lp;
-    acc = MakeVec3(pa[0], pa[1], pa[2]) + Cross(angAcc, r) + Cross(k.omega, Cross(k.omega, r));
+    const Vec3 w = NodeAngularVelocity(L, theta, s, node, k);
+    acc = MakeVec3(pa[0], pa[1], pa[2]) + Cross(angAcc, r) + Cross(w, Cross(w, r));
     return;
   }
   // linear part: J_pos * q_tt ; angular acceleration: J_rot * q_tt (J_rot is constant for
@@ -158,8 +168,8 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
             return detail::PutVec(LoadVec3(ref + 3) + LoadVec3(s.q + nr.ode2Begin + 3), out, cap);
           if (nk == NodeKind::RigidBodyEP) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
           return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
-        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        case OVT::AngularVelocity: return detail::PutVec(detail::NodeAngularVelocity(L, theta, s, r.target, k), out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
         case OVT::AngularAcceleration:
           if (RigidNodeRotationCount(nk))
             return detail::PutVec(detail::RigidNodeAngularAcceleration(L, theta, s, r.target), out, cap);
@@ -189,8 +199,12 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
           }
           return detail::PutVec(MakeVec3(0, 0, angle), out, cap);
         }
-        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        case OVT::AngularVelocity:
+          if (ok == ObjectKind::RigidBody)
+            return detail::PutVec(
+                detail::NodeAngularVelocity(L, theta, s, GetObjectRecord(L, r.target).extra[0], k), out, cap);
+          return detail::PutVec(k.omega, out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
         case OVT::Acceleration:
         case OVT::AngularAcceleration: {
           Vec3 acc, alpha;
@@ -358,7 +372,7 @@ MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const Sta
         case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
         case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
         case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(MultT(k.A, k.omega), out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
         default: return 0;
       }
     }
