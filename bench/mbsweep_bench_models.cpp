@@ -1,0 +1,101 @@
+// mbsweep_bench_models <model> <solver> <steps> [endTime]
+// Runs one benchmark model with the CPU reference solver (no sensors, sensorsWritePeriod =
+// endTime), best of 3 timed SolveDynamic calls (std::chrono::steady_clock; model
+// compilation excluded), and prints one JSON line:
+// {"model":..,"solver":..,"steps":..,"endTime":..,"seconds":..,"steps_per_second":..,
+//  "cpu_seconds":..,"final_q0":..}
+// cpu_seconds is the best process CPU time of the same runs (less sensitive to a loaded
+// machine than the wall-clock seconds).
+// Used by bench/compare_exudyn.py.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <ctime>
+#include <string>
+
+#include "bench/models.h"
+#include "cpu/simulation.h"
+
+namespace {
+
+constexpr int kRepetitions = 3;
+
+/// Parses a whole argument as a number; throws std::invalid_argument naming it otherwise.
+template <class T, class F>
+T ParseWhole(const char* what, const char* text, F convert) {
+  std::size_t pos = 0;
+  T value{};
+  try {
+    value = convert(std::string(text), &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != std::string(text).size())
+    throw std::invalid_argument(std::string(what) + " must be a number, got '" + text + "'");
+  return value;
+}
+
+int Usage(const char* argv0) {
+  std::string models;
+  for (const auto& m : mbsweep::bench::BenchModels()) models += std::string(models.empty() ? "" : ", ") + m.name;
+  std::fprintf(stderr,
+               "usage: %s <model> <solver> <steps> [endTime]\n"
+               "  model:  %s\n"
+               "  solver: a DynamicSolverType name (ExplicitEuler, RK44, ...)\n"
+               "  steps:  number of time steps (> 0)\n"
+               "  endTime: simulated time in s (default per model)\n",
+               argv0, models.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace mbsweep;
+  if (argc < 4 || argc > 5) return Usage(argv[0]);
+  try {
+    const std::string modelName = argv[1];
+    const DynamicSolverType solver = ParseDynamicSolverType(argv[2]);
+    const long long stepsArg = ParseWhole<long long>(
+        "steps", argv[3], [](const std::string& t, std::size_t* p) { return std::stoll(t, p); });
+    if (stepsArg <= 0 || stepsArg > std::numeric_limits<int>::max())
+      throw std::invalid_argument(std::string("steps must be an integer in [1, 2^31-1], got '") + argv[3] + "'");
+    const int steps = static_cast<int>(stepsArg);
+    double endTime = bench::DefaultEndTime(modelName);
+    if (argc == 5) {
+      endTime = ParseWhole<double>("endTime", argv[4], [](const std::string& t, std::size_t* p) { return std::stod(t, p); });
+      if (!(endTime > 0)) throw std::invalid_argument(std::string("endTime must be > 0, got '") + argv[4] + "'");
+    }
+
+    Simulation sim(bench::BuildBenchModel(modelName));
+    SimulationSettings s;
+    s.timeIntegration.endTime = endTime;
+    s.timeIntegration.numberOfSteps = steps;
+    s.solutionSettings.sensorsWritePeriod = endTime;
+
+    double best = std::numeric_limits<double>::infinity(), bestCpu = best;
+    for (int r = 0; r < kRepetitions; ++r) {
+      const std::clock_t c0 = std::clock();
+      const auto t0 = std::chrono::steady_clock::now();
+      sim.SolveDynamic(s, solver);
+      const auto t1 = std::chrono::steady_clock::now();
+      const std::clock_t c1 = std::clock();
+      best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+      bestCpu = std::min(bestCpu, static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
+    }
+    const double q0 = sim.State().q.empty() ? 0.0 : sim.State().q[0];
+    std::printf(
+        "{\"model\":\"%s\",\"solver\":\"%s\",\"steps\":%d,\"endTime\":%.17g,\"seconds\":%.9g,"
+        "\"steps_per_second\":%.9g,\"cpu_seconds\":%.9g,\"final_q0\":%.17g}\n",
+        modelName.c_str(), DynamicSolverTypeName(solver), steps, endTime, best, steps / best, bestCpu, q0);
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "mbsweep_bench_models: %s\n", e.what());
+    return Usage(argv[0]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mbsweep_bench_models: %s\n", e.what());
+    return 1;
+  }
+}
