@@ -75,6 +75,21 @@ enum class TimeFunctionType : int {
   Table,         ///< piecewise-linear through (times[i], values[i]), constant beyond the ends
 };
 
+/// Dynamic solver types (Exudyn's DynamicSolverType). Shared by the CPU settings and the
+/// host/device integrators (common/explicit_rk.h), hence a plain enum here.
+enum class DynamicSolverType : int {
+  GeneralizedAlpha = 0,
+  TrapezoidalIndex2,
+  ExplicitEuler,
+  ExplicitMidpoint,
+  RK33,
+  RK44,
+  RK67,
+  ODE23,
+  DOPRI5,
+  VelocityVerlet,
+};
+
 /// Output variable types (Exudyn's OutputVariableType names).
 enum class OutputVariableType : int {
   _None = 0,

@@ -5,23 +5,13 @@
 
 #include <string>
 
+#include "common/kinds.h"
 #include "common/types.h"
 
 namespace mbsweep {
 
-/// Dynamic solver types (Exudyn's DynamicSolverType).
-enum class DynamicSolverType {
-  GeneralizedAlpha,
-  TrapezoidalIndex2,
-  ExplicitEuler,
-  ExplicitMidpoint,
-  RK33,
-  RK44,
-  RK67,
-  ODE23,
-  DOPRI5,
-  VelocityVerlet,
-};
+// DynamicSolverType (Exudyn's dynamic solver types) lives in common/kinds.h, shared with
+// the host/device integrators.
 const char* DynamicSolverTypeName(DynamicSolverType t);
 /// Parses a solver type name; throws ValidationError listing the valid names.
 DynamicSolverType ParseDynamicSolverType(const std::string& name);
