@@ -40,6 +40,36 @@ RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vect
                                    const Vector2D& physicsCenterOfMass = {}, const Vector3D& initialVelocity = {},
                                    const Vector3D& gravity = {});
 
+/// Mass properties of a 3D rigid body (Exudyn's RigidBodyInertia): mass, inertia tensor about the
+/// body's reference point in body coordinates as [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy], and the local
+/// position of the centre of mass.
+struct RigidBodyInertia {
+  Real mass = 0;
+  Vector6D inertia{};
+  Vector3D centerOfMass{};
+};
+
+/// Rotation parameters of the node created by CreateRigidBody (Exudyn's NodeType).
+enum class RigidBodyNodeType { RotationEulerParameters, RotationRxyz };
+
+/// A 3D rigid body: NodeRigidBodyEP (default) or NodeRigidBodyRxyz at referencePosition with
+/// referenceRotationMatrix (body to global, must be a rotation matrix) + ObjectRigidBody, plus a
+/// LoadMassProportional if gravity is nonzero. initialVelocity is the global velocity of the
+/// reference point, initialAngularVelocity the global angular velocity; they are converted to
+/// rotation-parameter velocities (EP: p_t = G^T omega / 4; Rxyz: G^-1 omega, which throws at the
+/// singular angle phi1 = +-pi/2 when omega is nonzero).
+struct RigidBodyItems {
+  NodeIndex node;
+  ObjectIndex body;
+  MarkerIndex bodyMassMarker;  ///< valid only when gravity was added
+  LoadIndex gravityLoad;       ///< valid only when gravity was added
+};
+RigidBodyItems CreateRigidBody(Model& m, const std::string& name, const Vector3D& referencePosition,
+                               const Matrix3D& referenceRotationMatrix, const RigidBodyInertia& inertia,
+                               const Vector3D& initialVelocity = {}, const Vector3D& initialAngularVelocity = {},
+                               const Vector3D& gravity = {},
+                               RigidBodyNodeType nodeType = RigidBodyNodeType::RotationEulerParameters);
+
 /// A spring-damper between points of two bodies given in body-local coordinates; a negative
 /// referenceLength means "the distance in the reference configuration" (Exudyn: None).
 ObjectIndex CreateSpringDamper(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
@@ -52,16 +82,25 @@ ObjectIndex CreateDistanceConstraint(Model& m, const std::string& name, const st
                                      const Vector3D& localPosition0 = {}, const Vector3D& localPosition1 = {},
                                      Real distance = -1);
 
-/// A revolute joint at a global position (reference configuration) between two bodies.
-/// Between planar bodies (ObjectRigidBody2D, ObjectMassPoint2D, ObjectGround) the axis must
-/// be z and an ObjectJointRevolute2D is created.
+/// A revolute joint at a global position about a global axis (reference configuration) between
+/// two bodies. Between planar bodies (ObjectRigidBody2D, ObjectMassPoint2D, ObjectGround) the
+/// axis must be z and an ObjectJointRevolute2D is created; otherwise (a 3D body involved) an
+/// ObjectJointRevoluteZ on MarkerBodyRigid markers whose rotationMarker0/1 make the joint z-axis
+/// the given axis in the reference configuration.
 ObjectIndex CreateRevoluteJoint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
                                 const Vector3D& position, const Vector3D& axis = {0, 0, 1});
 
-/// A planar prismatic joint at a global position: the bodies slide relative to each other
-/// along `axis` (global, in the x-y plane).
+/// A prismatic joint at a global position: the bodies slide relative to each other along
+/// `axis` (global). Between planar bodies the axis must lie in the x-y plane and an
+/// ObjectJointPrismatic2D is created; otherwise an ObjectJointPrismaticX whose
+/// rotationMarker0/1 make the joint x-axis the given axis in the reference configuration.
 ObjectIndex CreatePrismaticJoint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
                                  const Vector3D& position, const Vector3D& axis = {1, 0, 0});
+
+/// A spherical joint at a global position (reference configuration): ObjectJointSpherical on
+/// MarkerBodyPosition markers; constrainedAxes selects the locked global directions.
+ObjectIndex CreateSphericalJoint(Model& m, const std::string& name, const std::array<ObjectIndex, 2>& bodies,
+                                 const Vector3D& position, const std::array<int, 3>& constrainedAxes = {1, 1, 1});
 
 /// A coordinate constraint fixing coordinate `coordinate` of `node` to ground (value offset).
 ObjectIndex CreateCoordinateConstraint(Model& m, const std::string& name, NodeIndex node, int coordinate,

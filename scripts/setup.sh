@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
 
 #include "common/creators.h"
 #include "common/rigid3d.h"
@@ -290,6 +292,456 @@ TEST(Rigid3DExudynCrossCheck, RevolutePrismaticTrapezoidalIndex2) {
   for (int i = 0; i < 6; ++i) ExpectRel(q2[static_cast<size_t>(i)], q2Ref[i], 1e-9);
   ExpectRel(sim.GetObjectOutput(prismatic, OutputVariableType::DisplacementLocal)[0], 0.27013570064865167, 1e-9);
   ExpectRel(sim.GetObjectOutput(spring, OutputVariableType::ForceLocal)[0], 9.36621292856283, 1e-9);
+}
+
+// --------------------------------------------------------------------------------------------
+// Properties of Euler-parameter and Tait-Bryan bodies
+// --------------------------------------------------------------------------------------------
+
+// Spherical pendulum: an Euler-parameter rod (mass 2, length 2, centre of mass at the reference
+// point) hangs from a spherical joint at its end, released horizontally with a spin about the
+// vertical axis. Index 3 keeps the Euler-parameter norm and the joint at Newton tolerance at every
+// step: the largest violation over 200 steps scales with the Newton tolerance (no drift builds up).
+struct PendulumDrift {
+  double maxNorm = 0, maxJoint = 0, maxDrop = 0, comDistance = 0;
+};
+PendulumDrift SolveSphericalPendulum(double relTol, double absTol) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  RigidBodyInertia in;
+  in.mass = 2;
+  in.inertia = {0.01, 2. / 3., 2. / 3., 0, 0, 0};  // slender rod about its centre
+  const RigidBodyItems rod = CreateRigidBody(m, "rod", {1, 0, 0}, Matrix3D{}, in, {0, 2, 0}, {0, 0, 2}, {0, 0, -9.81});
+  const ObjectIndex joint = CreateSphericalJoint(m, "joint", {ground, rod.body}, {0, 0, 0});
+  SensorNode sn;
+  sn.nodeNumber = rod.node;
+  sn.outputVariableType = OutputVariableType::Coordinates;
+  sn.storeInternal = true;
+  const SensorIndex sCoords = m.AddSensor(sn);
+  SensorObject so;
+  so.objectNumber = joint;
+  so.outputVariableType = OutputVariableType::ConstraintEquation;
+  so.storeInternal = true;
+  const SensorIndex sJoint = m.AddSensor(so);
+  Simulation sim(m);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 200;
+  s.timeIntegration.newton.relativeTolerance = relTol;
+  s.timeIntegration.newton.absoluteTolerance = absTol;
+  s.solutionSettings.sensorsWritePeriod = 0.005;  // every step
+  sim.SolveDynamic(s);
+  const auto& node = std::get<NodeRigidBodyEP>(m.GetNode(rod.node));
+  const auto& coords = sim.GetSensorStoredData(sCoords);
+  const auto& jointC = sim.GetSensorStoredData(sJoint);
+  EXPECT_EQ(coords.size(), 201u);
+  PendulumDrift d;
+  for (size_t k = 0; k < coords.size(); ++k) {
+    double pp = 0;
+    for (int i = 0; i < 4; ++i) {
+      const double p = node.referenceCoordinates[static_cast<size_t>(3 + i)] + coords[k][static_cast<size_t>(4 + i)];
+      pp += p * p;
+    }
+    d.maxNorm = std::max(d.maxNorm, std::abs(pp - 1));
+    for (int i = 1; i <= 3; ++i) d.maxJoint = std::max(d.maxJoint, std::abs(jointC[k][static_cast<size_t>(i)]));
+    d.maxDrop = std::max(d.maxDrop, -coords[k][3]);
+  }
+  const std::vector<double> c = sim.GetNodeOutput(rod.node, OutputVariableType::Position);
+  d.comDistance = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+  return d;
+}
+
+TEST(Rigid3DProperties, SphericalPendulumWithEulerParametersHasNoDrift) {
+  const PendulumDrift d = SolveSphericalPendulum(1e-8, 1e-10);  // default Newton tolerances
+  EXPECT_GT(d.maxDrop, 0.5);  // it really swings down
+  EXPECT_LT(d.maxNorm, 1e-12);
+  EXPECT_LT(d.maxJoint, 1e-9);  // 3e-10 m
+  EXPECT_NEAR(d.comDistance, 1.0, 1e-9);
+  const PendulumDrift t = SolveSphericalPendulum(1e-12, 1e-14);
+  EXPECT_LT(t.maxNorm, 1e-14);
+  EXPECT_LT(t.maxJoint, 1e-13);
+  EXPECT_NEAR(t.comDistance, 1.0, 1e-13);
+}
+
+// Torque-free rotation of an asymmetric body (J = diag(1, 2, 3)) about an axis near the stable
+// major axis, with the centre of mass at the reference point: Euler-parameter and Tait-Bryan nodes
+// give the same motion (both converge to the solution of Euler's equations, computed here with a
+// fine RK4), and with rho = 1 the kinetic energy is conserved to the method's second order.
+struct FreeRotation {
+  Mat3 A;
+  Vec3 omegaLocal;
+  double energyError;  // |T(1) - T(0)| / T(0)
+};
+FreeRotation SolveFreeRotation(RigidBodyNodeType type, int steps, double rho) {
+  Model m;
+  RigidBodyInertia in;
+  in.mass = 1;
+  in.inertia = {1, 2, 3, 0, 0, 0};
+  const Matrix3D A0 = ToMatrix3D(RotXYZ(0.2, -0.1, 0.3));
+  const RigidBodyItems b = CreateRigidBody(m, "body", {0, 0, 0}, A0, in, {0, 0, 0}, {0.3, 0.2, 2.0}, {}, type);
+  Simulation sim(m);
+  const std::vector<double> w0 = sim.GetNodeOutput(b.node, OutputVariableType::AngularVelocityLocal);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = steps;
+  s.timeIntegration.generalizedAlpha.spectralRadius = rho;
+  s.solutionSettings.sensorsWritePeriod = 1;
+  sim.SolveDynamic(s);
+  const std::vector<double> R = sim.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+  const std::vector<double> w = sim.GetNodeOutput(b.node, OutputVariableType::AngularVelocityLocal);
+  auto energy = [](const std::vector<double>& x) { return 0.5 * (x[0] * x[0] + 2 * x[1] * x[1] + 3 * x[2] * x[2]); };
+  FreeRotation r;
+  for (int i = 0; i < 9; ++i) r.A.m[i / 3][i % 3] = R[static_cast<size_t>(i)];
+  r.omegaLocal = MakeVec3(w[0], w[1], w[2]);
+  r.energyError = std::abs(energy(w) - energy(w0)) / energy(w0);
+  return r;
+}
+
+// Reference: Euler's equations J w_t = -w x J w and A_t = A w~ with classical RK4, 20000 steps.
+FreeRotation FreeRotationReference() {
+  const Vec3 Jd = MakeVec3(1, 2, 3);
+  Mat3 A = RotXYZ(0.2, -0.1, 0.3);
+  Vec3 w = MultT(A, MakeVec3(0.3, 0.2, 2.0));
+  auto dw = [&](const Vec3& x) {
+    const Vec3 Jx = MakeVec3(Jd[0] * x[0], Jd[1] * x[1], Jd[2] * x[2]);
+    const Vec3 c = Cross(x, Jx);
+    return MakeVec3(-c[0] / Jd[0], -c[1] / Jd[1], -c[2] / Jd[2]);
+  };
+  auto add = [](const Mat3& X, double s, const Mat3& Y) {
+    Mat3 Z;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) Z(i, j) = X(i, j) + s * Y(i, j);
+    return Z;
+  };
+  const int n = 20000;
+  const double h = 1.0 / n;
+  for (int k = 0; k < n; ++k) {
+    const Vec3 w1 = w, k1 = dw(w1);
+    const Mat3 A1 = A, K1 = A1 * Skew(w1);
+    const Vec3 w2 = w + 0.5 * h * k1, k2 = dw(w2);
+    const Mat3 A2 = add(A, 0.5 * h, K1), K2 = A2 * Skew(w2);
+    const Vec3 w3 = w + 0.5 * h * k2, k3 = dw(w3);
+    const Mat3 A3 = add(A, 0.5 * h, K2), K3 = A3 * Skew(w3);
+    const Vec3 w4 = w + h * k3, k4 = dw(w4);
+    const Mat3 A4 = add(A, h, K3), K4 = A4 * Skew(w4);
+    w = w + (h / 6) * (k1 + 2. * k2 + 2. * k3 + k4);
+    A = add(add(add(add(A, h / 6, K1), h / 3, K2), h / 3, K3), h / 6, K4);
+  }
+  return FreeRotation{A, w, 0};
+}
+
+double MatDiff(const Mat3& X, const Mat3& Y) {
+  double d = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) d = std::max(d, std::abs(X(i, j) - Y(i, j)));
+  return d;
+}
+
+TEST(Rigid3DProperties, FreeRotationEulerParametersAndRxyzGiveTheSameMotion) {
+  const FreeRotation ref = FreeRotationReference();
+  const FreeRotation ep = SolveFreeRotation(RigidBodyNodeType::RotationEulerParameters, 1000, 0.9);
+  const FreeRotation rx = SolveFreeRotation(RigidBodyNodeType::RotationRxyz, 1000, 0.9);
+  // 1000 steps: both within 1e-6 of the reference (second-order global error)
+  EXPECT_LT(MatDiff(ep.A, ref.A), 5e-6);
+  EXPECT_LT(MatDiff(rx.A, ref.A), 5e-6);
+  EXPECT_LT(MatDiff(ep.A, rx.A), 5e-6);
+  EXPECT_LT(Norm(ep.omegaLocal - ref.omegaLocal), 1e-5);
+  EXPECT_LT(Norm(rx.omegaLocal - ref.omegaLocal), 1e-5);
+}
+
+TEST(Rigid3DProperties, FreeRotationConservesEnergyToSecondOrderWithRho1) {
+  for (RigidBodyNodeType type : {RigidBodyNodeType::RotationEulerParameters, RigidBodyNodeType::RotationRxyz}) {
+    std::vector<double> h, e;
+    for (int steps : {50, 100, 200, 400}) {
+      h.push_back(1.0 / steps);
+      e.push_back(SolveFreeRotation(type, steps, 1.0).energyError);
+    }
+    EXPECT_NEAR(test::ConvergenceSlope(h, e), 2.0, 0.2);
+    EXPECT_LT(e[1], 1e-4);  // 100 steps: 3e-6 (EP), 2e-5 (Rxyz)
+  }
+}
+
+// ObjectJointGeneric with constrainedAxes [1,1,1,1,1,0] has the revolute joint's equations plus
+// lambda_5 = 0: the RevoluteZ mini example result; all rotations locked: the torque cannot turn it.
+TEST(Rigid3DJoints, GenericJointAsRevoluteAndAsRigidJoint) {
+  for (int rz : {0, 1}) {
+    Model m;
+    const ObjectIndex g = AddGround(m);
+    const MiniBody b = AddMiniBody(m, g);
+    ObjectJointGeneric j;
+    j.markerNumbers = {b.mGround, b.mBody};
+    j.constrainedAxes = {1, 1, 1, 1, 1, rz};
+    const ObjectIndex joint = m.AddObject(j);
+    LoadTorqueVector t;
+    t.markerNumber = b.mBody;
+    t.loadVector = {0, 0, 1};
+    m.AddLoad(t);
+    Simulation sim(m);
+    sim.SolveDynamic(SimulationSettings{});
+    const double phi = sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2];
+    if (rz == 0) {
+      ExpectRel(phi, 0.49999999999999795);
+      EXPECT_EQ(sim.GetObjectOutput(joint, OutputVariableType::Torque)[2], 0.0);  // free axis: lambda = 0
+    } else {
+      EXPECT_NEAR(phi, 0.0, 1e-12);
+      EXPECT_NEAR(sim.GetObjectOutput(joint, OutputVariableType::TorqueLocal)[2], -1.0, 1e-8);  // reaction
+    }
+  }
+}
+
+// ObjectJointSpherical with constrainedAxes [1,0,1]: a point-like body falls freely along y
+// (y = -g t^2 / 2, exact for the integrator), x and z stay locked.
+TEST(Rigid3DJoints, SphericalJointWithFreeAxis) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  RigidBodyInertia in;
+  in.mass = 1;
+  in.inertia = {1, 1, 1, 0, 0, 0};
+  const RigidBodyItems b = CreateRigidBody(m, "b", {0, 0, 0}, Matrix3D{}, in, {}, {}, {0, -9.81, 0});
+  CreateSphericalJoint(m, "j", {ground, b.body}, {0, 0, 0}, {1, 0, 1});
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  const std::vector<double> p = sim.GetNodeOutput(b.node, OutputVariableType::Position);
+  EXPECT_NEAR(p[0], 0, 1e-14);
+  EXPECT_NEAR(p[1], -0.5 * 9.81, 1e-10);
+  EXPECT_NEAR(p[2], 0, 1e-14);
+}
+
+// --------------------------------------------------------------------------------------------
+// Creators
+// --------------------------------------------------------------------------------------------
+
+// CreateRigidBody converts the global initial angular velocity into rotation-parameter rates for
+// both node types; the node outputs give back the reference frame and the velocities.
+TEST(Rigid3DCreators, CreateRigidBodyInitialState) {
+  for (RigidBodyNodeType type : {RigidBodyNodeType::RotationEulerParameters, RigidBodyNodeType::RotationRxyz}) {
+    Model m;
+    RigidBodyInertia in;
+    in.mass = 3;
+    in.inertia = {1, 2, 3, 0, 0, 0};
+    in.centerOfMass = {0.1, 0, 0};
+    const Mat3 A = RotXYZ(0.4, -0.3, 1.2);
+    const RigidBodyItems b =
+        CreateRigidBody(m, "b", {1, 2, 3}, ToMatrix3D(A), in, {0.5, -0.5, 1}, {0.3, -0.7, 1.1}, {0, 0, -9.81}, type);
+    EXPECT_TRUE(b.gravityLoad.IsValid());
+    EXPECT_EQ(std::holds_alternative<NodeRigidBodyEP>(m.GetNode(b.node)),
+              type == RigidBodyNodeType::RotationEulerParameters);
+    Simulation sim(m);
+    const std::vector<double> R = sim.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+    for (int i = 0; i < 9; ++i) EXPECT_NEAR(R[static_cast<size_t>(i)], A.m[i / 3][i % 3], 1e-15);
+    const std::vector<double> w = sim.GetNodeOutput(b.node, OutputVariableType::AngularVelocity);
+    const std::vector<double> v = sim.GetNodeOutput(b.node, OutputVariableType::Velocity);
+    const std::vector<double> p = sim.GetNodeOutput(b.node, OutputVariableType::Position);
+    const double wRef[3] = {0.3, -0.7, 1.1}, vRef[3] = {0.5, -0.5, 1}, pRef[3] = {1, 2, 3};
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(w[static_cast<size_t>(i)], wRef[i], 1e-14);
+      EXPECT_NEAR(v[static_cast<size_t>(i)], vRef[i], 0);
+      EXPECT_NEAR(p[static_cast<size_t>(i)], pRef[i], 0);
+    }
+  }
+}
+
+TEST(Rigid3DCreators, CreateRigidBodyRejectsInvalidInput) {
+  Model m;
+  RigidBodyInertia in;
+  in.mass = 1;
+  Matrix3D notRotation;
+  notRotation.data = {1, 0, 0, 0, 1, 0, 0, 0, -1};  // a reflection
+  try {
+    CreateRigidBody(m, "b", {0, 0, 0}, notRotation, in);
+    FAIL() << "expected ValidationError";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("CreateRigidBody 'b': referenceRotationMatrix is not a rotation matrix"),
+              std::string::npos)
+        << e.what();
+  }
+  // Tait-Bryan angles at phi1 = pi/2 cannot represent an angular velocity
+  EXPECT_THROW(CreateRigidBody(m, "c", {0, 0, 0}, ToMatrix3D(RotXYZ(0, 0.5 * M_PI, 0)), in, {}, {1, 0, 0}, {},
+                               RigidBodyNodeType::RotationRxyz),
+               ValidationError);
+  in.mass = -1;
+  EXPECT_THROW(CreateRigidBody(m, "d", {0, 0, 0}, Matrix3D{}, in), ValidationError);  // physicsMass is UReal
+}
+
+// CreateRevoluteJoint between ground and a 3D body about a tilted global axis: the body turns about
+// that axis only and the joint point stays fixed.
+TEST(Rigid3DCreators, CreateRevoluteJointAboutTiltedAxis) {
+  for (RigidBodyNodeType type : {RigidBodyNodeType::RotationEulerParameters, RigidBodyNodeType::RotationRxyz}) {
+    Model m;
+    const ObjectIndex ground = CreateGround(m);
+    RigidBodyInertia in;
+    in.mass = 1;
+    in.inertia = {0.1, 0.2, 0.3, 0, 0, 0};
+    const RigidBodyItems b = CreateRigidBody(m, "arm", {0.5, 0.2, 0.1}, ToMatrix3D(RotXYZ(0.1, 0.2, 0.3)), in, {}, {},
+                                             {0, 0, -9.81}, type);
+    const Vector3D axis{1, 1, 1}, pivot{0, 0, 0.1};
+    const ObjectIndex joint = CreateRevoluteJoint(m, "hinge", {ground, b.body}, pivot, axis);
+    EXPECT_TRUE(std::holds_alternative<ObjectJointRevoluteZ>(m.GetObject(joint)));
+    Simulation sim(m);
+    sim.SolveDynamic(SimulationSettings{});
+    // the rotation since the reference configuration, R = A A0^T, leaves the axis unchanged
+    // (position level, held at Newton tolerance) and is a real rotation
+    const std::vector<double> Rv = sim.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+    Mat3 A;
+    for (int i = 0; i < 9; ++i) A.m[i / 3][i % 3] = Rv[static_cast<size_t>(i)];
+    const Mat3 R = A * Transpose(RotXYZ(0.1, 0.2, 0.3));
+    const Vec3 a = (1. / std::sqrt(3.)) * MakeVec3(1, 1, 1);
+    EXPECT_LT(Norm(R * a - a), 1e-9);
+    EXPECT_GT(1 - (R(0, 0) + R(1, 1) + R(2, 2) - 1) / 2, 0.1);  // 1 - cos(angle): it turned
+    // the angular velocity is along the axis up to the index-3 velocity error (velocities are
+    // not projected onto the constraint manifold), O(h^2)
+    const std::vector<double> w = sim.GetNodeOutput(b.node, OutputVariableType::AngularVelocity);
+    const Vec3 wv = MakeVec3(w[0], w[1], w[2]);
+    EXPECT_LT(Norm(Cross(wv, a)), 1e-3 * Norm(wv));
+    const Vector3D lp = BodyLocalPoint(m, b.body, pivot);
+    const std::vector<double> p = sim.GetObjectOutputBody(b.body, OutputVariableType::Position, lp);
+    EXPECT_NEAR(p[0], pivot[0], 1e-10);
+    EXPECT_NEAR(p[1], pivot[1], 1e-10);
+    EXPECT_NEAR(p[2], pivot[2], 1e-10);
+  }
+}
+
+// CreatePrismaticJoint between ground and a 3D body along a tilted axis a: under gravity g the body
+// slides with constant acceleration (g . a) a, which the integrator reproduces exactly.
+TEST(Rigid3DCreators, CreatePrismaticJointAlongTiltedAxis) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  RigidBodyInertia in;
+  in.mass = 2;
+  in.inertia = {0.1, 0.2, 0.3, 0, 0, 0};
+  const RigidBodyItems b = CreateRigidBody(m, "slider", {0.3, 0.2, 0.1}, ToMatrix3D(RotXYZ(-0.2, 0.4, 0.1)), in, {}, {},
+                                           {0, 0, -9.81});
+  const ObjectIndex joint = CreatePrismaticJoint(m, "guide", {ground, b.body}, {0.3, 0.2, 0.1}, {1, 2, -2});
+  EXPECT_TRUE(std::holds_alternative<ObjectJointPrismaticX>(m.GetObject(joint)));
+  Simulation sim(m);
+  sim.SolveDynamic(SimulationSettings{});
+  const Vec3 a = (1. / 3.) * MakeVec3(1, 2, -2);
+  const double s = 0.5 * Dot(MakeVec3(0, 0, -9.81), a);  // (g . a) t^2 / 2 at t = 1
+  const std::vector<double> d = sim.GetNodeOutput(b.node, OutputVariableType::Displacement);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(d[static_cast<size_t>(i)], s * a[i], 1e-10);
+  EXPECT_NEAR(sim.GetObjectOutput(joint, OutputVariableType::DisplacementLocal)[0], s, 1e-10);
+  const std::vector<double> R = sim.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+  const Mat3 A0 = RotXYZ(-0.2, 0.4, 0.1);
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(R[static_cast<size_t>(i)], A0.m[i / 3][i % 3], 1e-12);  // no rotation
+}
+
+// --------------------------------------------------------------------------------------------
+// Validation, compilation and solver checks
+// --------------------------------------------------------------------------------------------
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Rigid3DValidation, NodeAndMarkerKindsAndAxisFlags) {
+  Model m;
+  const ObjectIndex g = AddGround(m);
+  const NodeIndex np = m.AddNode(NodePoint{});
+  ObjectRigidBody onPoint;
+  onPoint.physicsMass = 1;
+  onPoint.nodeNumber = np;
+  EXPECT_EQ(ErrorOf([&] { m.AddObject(onPoint); }),
+            "ObjectRigidBody 'object1' (object 1): nodeNumber = 1 refers to NodePoint 'node1', but ObjectRigidBody "
+            "requires a NodeRigidBodyEP or NodeRigidBodyRxyz");
+  const MiniBody b = AddMiniBody(m, g);
+  MarkerBodyPosition mp;
+  mp.bodyNumber = b.body;
+  const MarkerIndex pos = m.AddMarker(mp);
+  ObjectJointRevoluteZ rz;
+  rz.markerNumbers = {b.mGround, pos};
+  EXPECT_NE(ErrorOf([&] { m.AddObject(rz); }).find("but ObjectJointRevoluteZ requires Position and Orientation markers"),
+            std::string::npos);
+  ObjectConnectorTorsionalSpringDamper ts;
+  ts.markerNumbers = {pos, b.mBody};
+  EXPECT_NE(ErrorOf([&] { m.AddObject(ts); }).find("requires Orientation markers"), std::string::npos);
+  ObjectJointGeneric jg;
+  jg.markerNumbers = {b.mGround, b.mBody};
+  jg.constrainedAxes = {1, 1, 2, 1, 1, 1};
+  EXPECT_NE(ErrorOf([&] { m.AddObject(jg); }).find("constrainedAxes[2] = 2 must be 0 (free) or 1 (constrained)"),
+            std::string::npos);
+  ObjectJointSpherical sj;
+  sj.markerNumbers = {b.mGround, b.mGround};
+  EXPECT_NE(ErrorOf([&] { m.AddObject(sj); }).find("connects marker"), std::string::npos);
+  ObjectRigidBody neg;
+  neg.physicsMass = -2;
+  neg.nodeNumber = b.node;
+  EXPECT_NE(ErrorOf([&] { m.AddObject(neg); }).find("physicsMass = -2 violates UReal"), std::string::npos);
+  ObjectConnectorRigidBodySpringDamper sd;
+  sd.markerNumbers = {b.mGround, b.mBody};
+  SensorObject so;
+  so.objectNumber = m.AddObject(sd);
+  so.outputVariableType = OutputVariableType::Force;
+  EXPECT_NE(ErrorOf([&] { m.AddSensor(so); }).find("available: DisplacementLocal, VelocityLocal, Rotation"),
+            std::string::npos);
+}
+
+// The EP norm is a node equation numbered before the object equations; a rigid body makes the
+// mass matrix configuration dependent; every Real field has a theta path.
+TEST(Rigid3DValidation, CompileAssignsNodeEquationsFirst) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  RigidBodyInertia in;
+  in.mass = 1;
+  in.inertia = {1, 1, 1, 0, 0, 0};
+  const RigidBodyItems a = CreateRigidBody(m, "a", {1, 0, 0}, Matrix3D{}, in);
+  CreateSphericalJoint(m, "j", {ground, a.body}, {0, 0, 0});
+  const RigidBodyItems c = CreateRigidBody(m, "c", {2, 0, 0}, Matrix3D{}, in);
+  const Layout L = m.Compile();
+  EXPECT_EQ(L.nODE2, 14);
+  EXPECT_EQ(L.nAE, 5);
+  EXPECT_FALSE(L.constantMassMatrix);
+  const NodeRecord ra = GetNodeRecord(L.View(), a.node.value), rc = GetNodeRecord(L.View(), c.node.value);
+  EXPECT_EQ(ra.nAE, 1);
+  EXPECT_EQ(ra.aeBegin, 0);
+  EXPECT_EQ(rc.aeBegin, 1);
+  EXPECT_EQ(GetObjectRecord(L.View(), 2).aeBegin, 2);  // the joint
+  EXPECT_EQ(L.aeOwnerNode[1], c.node.value);
+  EXPECT_EQ(L.aeOwnerObject[1], -1);
+  EXPECT_EQ(L.aeOwnerObject[2], 2);
+  EXPECT_NO_THROW(L.ThetaIndex("a.physicsInertia[2]"));
+  EXPECT_NO_THROW(L.ThetaIndex("aNode.referenceCoordinates[6]"));
+}
+
+TEST(Rigid3DValidation, ExplicitSolversRejectEulerParameterNodes) {
+  Model m;
+  RigidBodyInertia in;
+  in.mass = 1;
+  in.inertia = {1, 1, 1, 0, 0, 0};
+  CreateRigidBody(m, "top", {0, 0, 0}, Matrix3D{}, in);
+  Simulation sim(m);
+  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(SimulationSettings{}, DynamicSolverType::RK44); }),
+            "DynamicSolverType RK44: NodeRigidBodyEP 'topNode' (node 0) needs the algebraic Euler-parameter norm "
+            "equation, which explicit solvers cannot integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
+  // the same body on Tait-Bryan angles integrates explicitly and matches the implicit solution
+  Model r;
+  const RigidBodyItems b =
+      CreateRigidBody(r, "top", {0, 0, 0}, Matrix3D{}, in, {}, {0.1, 0.2, 1}, {}, RigidBodyNodeType::RotationRxyz);
+  Simulation se(r), si(r);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 1000;
+  se.SolveDynamic(s, DynamicSolverType::RK44);
+  si.SolveDynamic(s);
+  const std::vector<double> re = se.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+  const std::vector<double> ri = si.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(re[static_cast<size_t>(i)], ri[static_cast<size_t>(i)], 1e-5);
+}
+
+// A coordinate constraint on e0 of an EP node at p = [1,0,0,0] repeats the node's norm equation:
+// the redundancy check names the node.
+TEST(Rigid3DValidation, RedundancyCheckNamesNodeEquations) {
+  Model m;
+  RigidBodyInertia in;
+  in.mass = 1;
+  in.inertia = {1, 1, 1, 0, 0, 0};
+  const RigidBodyItems b = CreateRigidBody(m, "top", {0, 0, 0}, Matrix3D{}, in);
+  CreateCoordinateConstraint(m, "fixE0", b.node, 3);
+  Simulation sim(m);
+  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(SimulationSettings{}); }),
+            "redundant constraints: equation 0 of object 'fixE0' (object 1) is linearly dependent on the equations of "
+            "node 'topNode' at the initial configuration; remove or relax one of them");
 }
 
 }  // namespace

@@ -1,0 +1,209 @@
+// Batch construction and the CPU batch runner (thread pool over systems; every system runs
+// the host/device per-system integrator with a fixed-capacity LU).
+#include "cpu/batch.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "common/objectives.h"
+#include "common/system_runner.h"
+
+namespace mbsweep {
+
+const char* SolveStatusName(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::ok: return "ok";
+    case SolveStatus::newton_failed: return "newton_failed";
+    case SolveStatus::step_too_small: return "step_too_small";
+    case SolveStatus::diverged: return "diverged";
+    case SolveStatus::invalid_parameter: return "invalid_parameter";
+    case SolveStatus::singular_matrix: return "singular_matrix";
+  }
+  return "?";
+}
+
+int BatchResult::CountStatus(SolveStatus s) const {
+  int n = 0;
+  for (SolveStatus x : status) n += x == s;
+  return n;
+}
+
+BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std::vector<Real>& parameters,
+                       DynamicSolverType solver, const SimulationSettings& settings, CompiledObjectives objectives) {
+  const int np = map.NumParameters();
+  if (np == 0 || parameters.size() % static_cast<size_t>(np) != 0)
+    throw ValidationError("MakeBatch: " + std::to_string(parameters.size()) +
+                          " parameter values are not a whole number of rows of " + std::to_string(np) + " parameters");
+  BatchProblem p;
+  p.layout = &layout;
+  p.solver = solver;
+  p.settings = settings;
+  p.objectives = std::move(objectives);
+  p.nSystems = static_cast<int>(parameters.size() / static_cast<size_t>(np));
+  const size_t nt = static_cast<size_t>(layout.ThetaSize());
+  p.theta.resize(static_cast<size_t>(p.nSystems) * nt);
+  p.rowErrors.resize(static_cast<size_t>(p.nSystems));
+  for (int i = 0; i < p.nSystems; ++i)
+    p.rowErrors[static_cast<size_t>(i)] =
+        map.BuildRow(parameters.data() + static_cast<size_t>(i) * static_cast<size_t>(np), p.theta.data() + i * nt);
+  return p;
+}
+
+void CheckBatchProblem(const BatchProblem& p) {
+  if (!p.layout) throw ValidationError("BatchProblem: no layout");
+  ValidateSettings(p.settings, false);
+  if (p.solver != DynamicSolverType::GeneralizedAlpha && p.solver != DynamicSolverType::TrapezoidalIndex2)
+    throw ValidationError(std::string("batch evaluation: DynamicSolverType ") + DynamicSolverTypeName(p.solver) +
+                          " is not available on the batch path (GeneralizedAlpha, TrapezoidalIndex2)");
+  const LayoutView L = p.layout->View();
+  const int n = L.nODE2 + L.nODE1 + L.nAE;
+  if (BatchCapacityFor(n) == 0)
+    throw ValidationError("batch evaluation: the model has " + std::to_string(n) +
+                          " unknowns (ODE2 + ODE1 + algebraic); the batch path supports at most " +
+                          std::to_string(kMaxBatchCapacity));
+  if (p.theta.size() != static_cast<size_t>(p.nSystems) * static_cast<size_t>(p.ThetaSize()))
+    throw ValidationError("BatchProblem: theta has " + std::to_string(p.theta.size()) + " values, expected " +
+                          std::to_string(p.nSystems) + " x " + std::to_string(p.ThetaSize()));
+}
+
+namespace {
+
+/// Runs systems [begin, end) with capacity C on one thread.
+template <int C>
+void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, std::atomic<int>& next, BatchResult& r) {
+  const LayoutView L = p.layout->View();
+  const size_t nt = static_cast<size_t>(p.ThetaSize());
+  const int nv = p.NumValues();
+  std::vector<Real> work(static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 1);
+  auto la = std::make_unique<FixedLU<C>>();
+  Real out[kMaxObjectives + 1];
+  constexpr int kChunk = 8;
+  for (;;) {
+    const int begin = next.fetch_add(kChunk);
+    if (begin >= p.nSystems) return;
+    const int end = std::min(begin + kChunk, p.nSystems);
+    for (int i = begin; i < end; ++i) {
+      Real* values = r.values.data() + static_cast<size_t>(i) * static_cast<size_t>(nv);
+      if (!p.rowErrors[static_cast<size_t>(i)].empty()) {
+        r.status[static_cast<size_t>(i)] = SolveStatus::invalid_parameter;
+        continue;
+      }
+      const Real* theta = p.theta.data() + static_cast<size_t>(i) * nt;
+      ObjectiveObserver<> obs(L, theta, p.objectives.set, p.objectives.Signal());
+      const SolveInfo info = RunGeneralizedAlphaSystem<C>(L, theta, P, work.data(), *la, obs);
+      r.info[static_cast<size_t>(i)] = info;
+      r.status[static_cast<size_t>(i)] = info.status;
+      if (info.status == SolveStatus::ok) {
+        obs.Finalize(out);
+        for (int k = 0; k < nv; ++k) values[k] = out[k];
+      }
+    }
+  }
+}
+
+class CpuEvaluator final : public Evaluator {
+ public:
+  explicit CpuEvaluator(const CpuEvaluatorOptions& o) : threads_(o.threads) {
+    if (threads_ <= 0) threads_ = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  std::string Name() const override { return "cpu"; }
+
+  BatchResult Evaluate(const BatchProblem& p) override {
+    CheckBatchProblem(p);
+    const auto t0 = std::chrono::steady_clock::now();
+    BatchResult r;
+    r.backend = Name();
+    r.nSystems = p.nSystems;
+    r.nValues = p.NumValues();
+    r.values.assign(static_cast<size_t>(r.nSystems) * static_cast<size_t>(r.nValues),
+                    std::numeric_limits<Real>::quiet_NaN());
+    r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
+    r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
+    const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
+    const LayoutView L = p.layout->View();
+    const int cap = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
+    std::atomic<int> next{0};
+    auto worker = [&]() {
+      switch (cap) {
+        case 8: RunRange<8>(p, P, next, r); break;
+        case 16: RunRange<16>(p, P, next, r); break;
+        case 32: RunRange<32>(p, P, next, r); break;
+        case 64: RunRange<64>(p, P, next, r); break;
+        default: RunRange<128>(p, P, next, r); break;
+      }
+    };
+    const int nThreads = std::min(threads_, std::max(1, (p.nSystems + 7) / 8));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < nThreads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+
+ private:
+  int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<Evaluator> CreateCpuEvaluator(const CpuEvaluatorOptions& options) {
+  return std::make_unique<CpuEvaluator>(options);
+}
+
+}  // namespace mbsweep
+
+namespace mbsweep {
+
+BatchComparison CompareBatchResults(const BatchResult& a, const BatchResult& b) {
+  if (a.nSystems != b.nSystems || a.nValues != b.nValues)
+    throw ValidationError("CompareBatchResults: results differ in shape (" + std::to_string(a.nSystems) + " x " +
+                          std::to_string(a.nValues) + " vs " + std::to_string(b.nSystems) + " x " +
+                          std::to_string(b.nValues) + ")");
+  BatchComparison c;
+  c.referenceBackend = a.backend;
+  c.otherBackend = b.backend;
+  c.maxAbsDeviation.assign(static_cast<size_t>(a.nValues), 0.);
+  c.maxRelDeviation.assign(static_cast<size_t>(a.nValues), 0.);
+  for (int i = 0; i < a.nSystems; ++i) {
+    const SolveStatus sa = a.status[static_cast<size_t>(i)], sb = b.status[static_cast<size_t>(i)];
+    if (sa != sb) {
+      c.statusDiffers.push_back(i);
+      continue;
+    }
+    if (sa != SolveStatus::ok) continue;
+    ++c.comparedSystems;
+    for (int k = 0; k < a.nValues; ++k) {
+      const Real x = a.Value(i, k), y = b.Value(i, k);
+      const Real d = std::abs(x - y), s = std::max(std::abs(x), std::abs(y));
+      c.maxAbsDeviation[static_cast<size_t>(k)] = std::max(c.maxAbsDeviation[static_cast<size_t>(k)], d);
+      if (s > 0) c.maxRelDeviation[static_cast<size_t>(k)] = std::max(c.maxRelDeviation[static_cast<size_t>(k)], d / s);
+    }
+  }
+  c.speedup = b.seconds > 0 ? a.seconds / b.seconds : 0;
+  return c;
+}
+
+std::string FormatComparison(const BatchComparison& c, const std::vector<std::string>& names) {
+  std::string s = "comparison of " + c.otherBackend + " against " + c.referenceBackend + " (" +
+                  std::to_string(c.comparedSystems) + " systems ok in both)\n";
+  char line[256];
+  for (size_t k = 0; k < c.maxAbsDeviation.size(); ++k) {
+    std::snprintf(line, sizeof(line), "  %-24s max abs deviation %.3e, max rel deviation %.3e\n",
+                  k < names.size() ? names[k].c_str() : ("value" + std::to_string(k)).c_str(), c.maxAbsDeviation[k],
+                  c.maxRelDeviation[k]);
+    s += line;
+  }
+  s += "  systems with a different status: " + std::to_string(c.statusDiffers.size());
+  for (size_t i = 0; i < c.statusDiffers.size() && i < 10; ++i) s += (i ? ", " : " (") + std::to_string(c.statusDiffers[i]);
+  if (!c.statusDiffers.empty()) s += c.statusDiffers.size() > 10 ? ", ...)" : ")";
+  std::snprintf(line, sizeof(line), "\n  speedup (%s time / %s time): %.2f\n", c.referenceBackend.c_str(),
+                c.otherBackend.c_str(), c.speedup);
+  return s + line;
+}
+
+}  // namespace mbsweep

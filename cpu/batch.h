@@ -1,0 +1,97 @@
+/// @file batch.h
+/// Batched evaluation: one compiled model, P rows of theta, and per system the objective
+/// values and a status. Evaluators (cpu, cuda) implement one interface and are created by
+/// name (studies/evaluators.h). A failing system never fails the batch: it gets a status
+/// and NaN objective values.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/generalized_alpha.h"
+#include "common/objectives_host.h"
+#include "common/parameters.h"
+#include "cpu/simulation_settings.h"
+
+namespace mbsweep {
+
+/// Printable name of a status ("ok", "newton_failed", ...).
+const char* SolveStatusName(SolveStatus s);
+
+/// Everything a backend needs to evaluate a batch.
+struct BatchProblem {
+  const Layout* layout = nullptr;
+  DynamicSolverType solver = DynamicSolverType::GeneralizedAlpha;
+  SimulationSettings settings;
+  CompiledObjectives objectives;
+  int nSystems = 0;
+  std::vector<Real> theta;              ///< nSystems rows of layout->ThetaSize() values
+  std::vector<std::string> rowErrors;   ///< per system; non-empty: invalid_parameter, not evaluated
+
+  int ThetaSize() const { return layout ? layout->ThetaSize() : 0; }
+  int NumValues() const { return objectives.set.NumValues(); }
+};
+
+/// Builds a batch from study-parameter rows (nSystems x map.NumParameters(), row-major):
+/// theta rows via the map, per-system rule checks (invalid rows get a message).
+BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std::vector<Real>& parameters,
+                       DynamicSolverType solver, const SimulationSettings& settings, CompiledObjectives objectives);
+
+/// Per-system results of a batch.
+struct BatchResult {
+  int nSystems = 0;
+  int nValues = 0;
+  std::vector<Real> values;          ///< nSystems x nValues; NaN where status != ok
+  std::vector<SolveStatus> status;   ///< per system
+  std::vector<SolveInfo> info;       ///< per system: counters, failure time/step/residual
+  double seconds = 0;                ///< wall time of Evaluate
+  std::string backend;               ///< evaluator name
+  Real Value(int system, int k) const { return values[static_cast<size_t>(system * nValues + k)]; }
+  int CountStatus(SolveStatus s) const;
+};
+
+/// Evaluates batches; implementations are thread-compatible (one Evaluate at a time).
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual std::string Name() const = 0;
+  /// Evaluates all systems. Throws ValidationError for problems that concern the whole
+  /// batch (unsupported solver, model larger than the batch path's capacity).
+  virtual BatchResult Evaluate(const BatchProblem& problem) = 0;
+};
+
+/// Options of the CPU evaluator.
+struct CpuEvaluatorOptions {
+  int threads = 0;  ///< 0: all hardware threads
+};
+/// The CPU batch runner: a thread pool over systems, each system on the same fixed-capacity
+/// per-system integrator code the CUDA kernels run.
+std::unique_ptr<Evaluator> CreateCpuEvaluator(const CpuEvaluatorOptions& options = {});
+
+/// Parameters of the generalized-alpha integrator from settings (also used by the CPU
+/// reference solver).
+GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type);
+
+/// Checks that a batch can run on the batch path; throws ValidationError naming the rule.
+void CheckBatchProblem(const BatchProblem& p);
+
+}  // namespace mbsweep
+
+namespace mbsweep {
+
+/// Deviation of one batch result from a reference result (same problem), per value column.
+struct BatchComparison {
+  std::vector<Real> maxAbsDeviation;  ///< per value column, over systems ok in both
+  std::vector<Real> maxRelDeviation;  ///< |a-b| / max(|a|, |b|), 0 where both are 0
+  std::vector<int> statusDiffers;     ///< systems whose status differs
+  int comparedSystems = 0;            ///< systems ok in both
+  double speedup = 0;                 ///< reference seconds / other seconds
+  std::string referenceBackend, otherBackend;
+};
+/// Compares `other` against `reference` (same nSystems and nValues; throws otherwise).
+BatchComparison CompareBatchResults(const BatchResult& reference, const BatchResult& other);
+/// Human-readable report: one line per value column, the differing statuses and the speedup.
+std::string FormatComparison(const BatchComparison& c, const std::vector<std::string>& valueNames);
+
+}  // namespace mbsweep

@@ -1,0 +1,41 @@
+#include "studies/evaluators.h"
+
+#include "common/rules.h"
+#ifdef MBSWEEP_HAVE_CUDA
+#include "cuda/evaluator_cuda.h"
+#endif
+
+namespace mbsweep {
+
+bool CudaAvailable(std::string* why) {
+#ifdef MBSWEEP_HAVE_CUDA
+  return CudaDeviceAvailable(why);
+#else
+  if (why) *why = "this build has no CUDA backend (configured without a CUDA compiler)";
+  return false;
+#endif
+}
+
+std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const EvaluatorOptions& o) {
+  if (name == "cpu") {
+    CpuEvaluatorOptions c;
+    c.threads = o.threads;
+    return CreateCpuEvaluator(c);
+  }
+  if (name == "cuda" || name == "auto") {
+    std::string why;
+    if (!CudaAvailable(&why)) {
+      if (name == "auto") return CreateEvaluator("cpu", o);
+      throw ValidationError("evaluator 'cuda' is not available: " + why);
+    }
+#ifdef MBSWEEP_HAVE_CUDA
+    CudaEvaluatorOptions c;
+    c.device = o.device;
+    c.maxChunkSystems = o.maxChunkSystems;
+    return CreateCudaEvaluator(c);
+#endif
+  }
+  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, auto)");
+}
+
+}  // namespace mbsweep

@@ -1,0 +1,140 @@
+// CUDA evaluator: the fused kernels reproduce the CPU batch runner on the same batch, chunking
+// does not change results, per-system statuses propagate. Tests that need a device skip when
+// none is usable; the factory and memory-plan tests run everywhere.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/creators.h"
+#include "cuda/evaluator_cuda.h"
+#include "studies/evaluators.h"
+
+namespace mbsweep {
+namespace {
+
+struct Fixture {
+  Model model;
+  Layout layout;
+  std::vector<Real> theta0;
+  int sensor = -1;
+};
+
+// Pendulum (distance constraint, index 3) with a spring to ground on the bob: 3 unknowns.
+Fixture Pendulum() {
+  Fixture f;
+  const ObjectIndex ground = CreateGround(f.model);
+  auto bob = CreateMassPoint(f.model, "bob", {1, 0, 0}, 1.0, {}, {}, {0, -9.81, 0}, true);
+  CreateDistanceConstraint(f.model, "rod", {ground, bob.body});
+  CreateSpringDamper(f.model, "spring", {ground, bob.body}, {1.5, 0, 0}, {0, 0, 0}, 50.0, 0.5);
+  SensorNode s;
+  s.nodeNumber = bob.node;
+  s.outputVariableType = OutputVariableType::Position;
+  s.writeToFile = false;
+  f.sensor = f.model.AddSensor(s).value;
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+  return f;
+}
+
+BatchProblem Grid(const Fixture& f, int n, bool withFailures) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"m", "k"});
+  map.Bind("bob.physicsMass", "m");
+  map.Bind("spring.stiffness", "k");
+  std::vector<Real> params;
+  for (int i = 0; i < n; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + i});
+  if (withFailures) {
+    params[2] = -1;     // system 1: negative mass -> invalid_parameter
+    params[7] = 1e12;   // system 3: absurd stiffness -> Newton failure with few iterations
+  }
+  SimulationSettings s;
+  s.timeIntegration.endTime = 0.5;
+  s.timeIntegration.numberOfSteps = 100;
+  s.timeIntegration.newton.maxIterations = withFailures ? 4 : 25;
+  s.timeIntegration.adaptiveStep = !withFailures;
+  s.solutionSettings.sensorsWritePeriod = 0;
+  ObjectiveSetDescription d;
+  ObjectiveDescription a, b;
+  a.kind = "FinalValue";
+  a.sensor = f.sensor;
+  b.kind = "RMS";
+  b.sensor = f.sensor;
+  b.component = 1;
+  d.objectives = {a, b};
+  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, BuildObjectives(d, f.layout, f.theta0));
+}
+
+#define REQUIRE_CUDA()                                       \
+  do {                                                       \
+    std::string why;                                         \
+    if (!CudaAvailable(&why)) GTEST_SKIP() << why;           \
+  } while (0)
+
+// Same batch on cpu and cuda: equal statuses and values to 1e-10 relative (the device
+// contracts multiply-adds into FMAs, so results agree to round-off, not bitwise).
+TEST(CudaBatch, KernelMatchesCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  const BatchProblem p = Grid(f, 1000, false);
+  const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+  const BatchResult gpu = CreateEvaluator("cuda")->Evaluate(p);
+  const BatchComparison c = CompareBatchResults(cpu, gpu);
+  EXPECT_TRUE(c.statusDiffers.empty());
+  EXPECT_EQ(c.comparedSystems, 1000);
+  for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10);
+}
+
+// Splitting the batch into chunks of 7 systems gives bitwise the same results.
+TEST(CudaBatch, ChunkingDoesNotChangeResults) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  const BatchProblem p = Grid(f, 100, false);
+  EvaluatorOptions small;
+  small.maxChunkSystems = 7;
+  const BatchResult a = CreateEvaluator("cuda")->Evaluate(p);
+  const BatchResult b = CreateEvaluator("cuda", small)->Evaluate(p);
+  EXPECT_EQ(a.values, b.values);
+}
+
+// invalid_parameter and Newton failures come back per system, as on the CPU.
+TEST(CudaBatch, StatusPropagation) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  const BatchProblem p = Grid(f, 8, true);
+  const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+  const BatchResult gpu = CreateEvaluator("cuda")->Evaluate(p);
+  EXPECT_EQ(gpu.status[1], SolveStatus::invalid_parameter);
+  EXPECT_EQ(cpu.status, gpu.status);
+  EXPECT_TRUE(std::isnan(gpu.Value(1, 0)));
+}
+
+// Factory: "auto" always yields an evaluator; "cuda" without a device is a clear error.
+TEST(Evaluators, FactoryByName) {
+  EXPECT_EQ(CreateEvaluator("cpu")->Name(), "cpu");
+  std::string why;
+  const bool have = CudaAvailable(&why);
+  EXPECT_EQ(CreateEvaluator("auto")->Name(), have ? "cuda" : "cpu");
+  if (!have) {
+    try {
+      CreateEvaluator("cuda");
+      FAIL();
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find("evaluator 'cuda' is not available"), std::string::npos);
+    }
+  }
+  EXPECT_THROW(CreateEvaluator("tpu"), ValidationError);
+}
+
+// Device memory plan: capacity from the unknowns, global bytes from theta and values.
+TEST(Evaluators, DeviceMemoryPlan) {
+  const Fixture f = Pendulum();
+  const BatchProblem p = Grid(f, 2, false);
+  const DeviceMemoryPlan plan = PlanDeviceMemory(p);
+  EXPECT_EQ(plan.capacity, 8);
+  EXPECT_EQ(plan.globalBytesPerSystem,
+            static_cast<size_t>(p.ThetaSize()) * 8 + 2 * 8 + sizeof(int) + sizeof(SolveInfo) + 1);
+  EXPECT_GT(plan.localBytesPerThread, 8u * 8u * 8u);
+}
+
+}  // namespace
+}  // namespace mbsweep
