@@ -1,0 +1,195 @@
+// Batch throughput: system-steps per second and systems per second versus batch size for
+// each evaluator (cpu; cuda when built and a device is present), for the 1-DOF oscillator,
+// the 2D slider-crank and the 3D Euler-parameter pendulum chain (generalized-alpha), plus
+// device memory per system. Prints a table and, with --json FILE, JSON lines.
+//
+//   bench_batch [--sizes 1,10,100,...] [--models oscillator,slidercrank,chain3d]
+//               [--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/models.h"
+#include "studies/evaluators.h"
+#ifdef MBSWEEP_HAVE_CUDA
+#include "cuda/evaluator_cuda.h"
+#endif
+
+using namespace mbsweep;
+
+namespace {
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+struct Case {
+  std::string model;
+  Model built;
+  Layout layout;
+  std::vector<Real> theta0;
+  SimulationSettings settings;
+  DynamicSolverType solver = DynamicSolverType::GeneralizedAlpha;
+  std::vector<std::string> parameterNames;
+  std::vector<std::pair<std::string, std::string>> definitions;  // path = expression
+  std::vector<std::pair<Real, Real>> ranges;                      // per parameter
+  int sensor = 0;
+  int component = 0;
+};
+
+Case MakeCase(const std::string& name) {
+  Case c;
+  c.model = name;
+  if (name == "oscillator") {
+    c.built = bench::BuildOscillator();
+    SensorNode s;
+    s.nodeNumber = NodeIndex(0);
+    s.outputVariableType = OutputVariableType::Displacement;
+    s.writeToFile = false;
+    c.sensor = c.built.AddSensor(s).value;
+    c.settings.timeIntegration.numberOfSteps = 1000;
+    c.settings.timeIntegration.endTime = 1;
+    c.parameterNames = {"k"};
+    c.definitions = {{"spring.stiffness", "k"}};
+    c.ranges = {{2000, 8000}};
+  } else if (name == "slidercrank") {
+    c.built = bench::BuildSliderCrank();
+    c.settings.timeIntegration.numberOfSteps = 1500;
+    c.settings.timeIntegration.endTime = 3;
+    c.settings.timeIntegration.newton.useModifiedNewton = true;
+    c.settings.timeIntegration.newton.absoluteTolerance = 1e-8;
+    c.solver = DynamicSolverType::TrapezoidalIndex2;
+    c.parameterNames = {"s1", "s2"};
+    c.definitions = {{"crankNode.referenceCoordinates[0]", "s1"}, {"crankLeft.localPosition[0]", "-s1"},
+                     {"crankRight.localPosition[0]", "0.1-s1"},  {"rodNode.referenceCoordinates[0]", "0.1+s2"},
+                     {"rodLeft.localPosition[0]", "-s2"},        {"rodRight.localPosition[0]", "0.3-s2"}};
+    c.ranges = {{-0.1, 0.1}, {-0.3, 0.3}};
+  } else if (name == "chain3d") {
+    c.built = bench::BuildPendulumChain3D();
+    SensorBody s;
+    s.bodyNumber = ObjectIndex(1);
+    s.outputVariableType = OutputVariableType::Position;
+    s.writeToFile = false;
+    c.sensor = c.built.AddSensor(s).value;
+    c.component = 1;
+    c.settings.timeIntegration.numberOfSteps = 1000;
+    c.settings.timeIntegration.endTime = 1;
+    c.parameterNames = {"m"};
+    c.definitions = {{"link0.physicsMass", "m"}};
+    c.ranges = {{0.5, 2.0}};
+  } else {
+    throw std::invalid_argument("unknown model '" + name + "' (oscillator, slidercrank, chain3d)");
+  }
+  c.settings.solutionSettings.sensorsWritePeriod = 0.01;
+  c.layout = c.built.Compile();
+  c.theta0 = c.built.Theta0();
+  return c;
+}
+
+BatchProblem MakeProblem(const Case& c, int n) {
+  ParameterMap map(c.layout, c.theta0);
+  map.SetParameters(c.parameterNames);
+  for (const auto& [path, expr] : c.definitions) map.Define(path, expr);
+  std::vector<Real> params;
+  const size_t np = c.parameterNames.size();
+  for (int i = 0; i < n; ++i)
+    for (size_t k = 0; k < np; ++k) {  // deterministic low-discrepancy fill of the box
+      const double u = std::fmod(0.5 + (i + 1) * (k == 0 ? 0.6180339887498949 : 0.7548776662466927), 1.0);
+      params.push_back(c.ranges[k].first + u * (c.ranges[k].second - c.ranges[k].first));
+    }
+  ObjectiveSetDescription d;
+  ObjectiveDescription o1, o2;
+  o1.kind = "MaxAbs";
+  o1.sensor = c.sensor;
+  o1.component = c.component;
+  o2.kind = "MaxAbs";
+  o2.sensor = c.sensor;
+  o2.component = c.model == "slidercrank" ? 1 : c.component;
+  d.objectives = {o1, o2};
+  d.samplePeriod = c.settings.solutionSettings.sensorsWritePeriod;
+  d.weightedSum = true;
+  return MakeBatch(c.layout, map, params, c.solver, c.settings, BuildObjectives(d, c.layout, c.theta0));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
+  std::vector<std::string> models{"oscillator", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda"};
+  double budget = 20;
+  int threads = 0;
+  std::string json;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      sizes.clear();
+      for (const auto& s : Split(next())) sizes.push_back(std::stoi(s));
+    } else if (a == "--models") models = Split(next());
+    else if (a == "--evaluators") evaluators = Split(next());
+    else if (a == "--budget") budget = std::stod(next());
+    else if (a == "--threads") threads = std::stoi(next());
+    else if (a == "--json") json = next();
+    else {
+      std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,slidercrank,chain3d] "
+                           "[--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]\n");
+      return 2;
+    }
+  }
+  std::ofstream out;
+  if (!json.empty()) out.open(json);
+  std::printf("%-12s %-5s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
+              "sys-steps/s", "systems/s", "ok", "dev B/sys");
+  for (const auto& name : models) {
+    const Case c = MakeCase(name);
+    for (const auto& ev : evaluators) {
+      std::string why;
+      if (ev == "cuda" && !CudaAvailable(&why)) {
+        std::printf("%-12s %-5s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
+        continue;
+      }
+      EvaluatorOptions eo;
+      eo.threads = threads;
+      auto evaluator = CreateEvaluator(ev, eo);
+      double lastPerSystem = 0;
+      for (int n : sizes) {
+        if (lastPerSystem > 0 && lastPerSystem * n > budget) {
+          std::printf("%-12s %-5s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
+                      lastPerSystem * n, budget);
+          continue;
+        }
+        const BatchProblem p = MakeProblem(c, n);
+        const BatchResult r = evaluator->Evaluate(p);
+        double steps = 0;
+        for (const SolveInfo& info : r.info) steps += info.steps;
+        const int ok = r.CountStatus(SolveStatus::ok);
+        size_t devBytes = 0;
+#ifdef MBSWEEP_HAVE_CUDA
+        if (ev == "cuda") devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
+#endif
+        lastPerSystem = r.seconds / n;
+        std::printf("%-12s %-5s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
+                    p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
+                    devBytes);
+        std::fflush(stdout);
+        if (out)
+          out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
+              << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
+              << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
+              << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << "}\n";
+      }
+    }
+  }
+  return 0;
+}
