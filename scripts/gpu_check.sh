@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# One command for a machine with an NVIDIA GPU: configures and builds the CUDA backend, runs
+# the CUDA tests (and the CPU batch tests they compare against), runs the batch throughput
+# benchmark on cpu and cuda, and writes a JSON summary.
+#   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
+# Budget: well inside 10 minutes on an H200 (build ~2-4 min with all cores; tests < 1 min;
+# benchmark capped by --budget per measurement).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUTDIR="${1:-${OUT:-gpu_check_out}}"
+mkdir -p "$OUTDIR"
+BUILD=build-gpu
+JOBS="$(nproc)"
+log() { echo "[gpu_check $(date +%H:%M:%S)] $*" | tee -a "$OUTDIR/gpu_check.log"; }
+
+log "device:"; (nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 || true) | tee -a "$OUTDIR/gpu_check.log"
+log "configure"
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBSWEEP_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  >"$OUTDIR/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUTDIR/configure.log"; exit 1; }
+log "build (-j$JOBS)"
+start=$(date +%s)
+cmake --build "$BUILD" -j "$JOBS" --target test_cuda test_cpu bench_batch >"$OUTDIR/build.log" 2>&1 \
+  || { log "build failed"; tail -40 "$OUTDIR/build.log"; exit 1; }
+build_s=$(( $(date +%s) - start ))
+log "build took ${build_s}s"
+
+log "CUDA tests"
+"$BUILD/tests/cuda/test_cuda" --gtest_output="json:$OUTDIR/test_cuda.json" >"$OUTDIR/test_cuda.log" 2>&1
+cuda_rc=$?
+tail -5 "$OUTDIR/test_cuda.log" | tee -a "$OUTDIR/gpu_check.log"
+log "CPU batch tests"
+"$BUILD/tests/cpu/test_cpu" --gtest_filter='CpuBatch*' --gtest_output="json:$OUTDIR/test_cpu_batch.json" \
+  >"$OUTDIR/test_cpu_batch.log" 2>&1
+cpu_rc=$?
+
+log "batch benchmark"
+"$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 30 \
+  --json "$OUTDIR/bench_batch.jsonl" 2>&1 | tee "$OUTDIR/bench_batch.txt"
+
+python3 - "$OUTDIR" "$cuda_rc" "$cpu_rc" "$build_s" <<'PY'
+import json, sys, os
+out, cuda_rc, cpu_rc, build_s = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rows = []
+path = os.path.join(out, "bench_batch.jsonl")
+if os.path.exists(path):
+    rows = [json.loads(l) for l in open(path) if l.strip()]
+best = {}
+for r in rows:
+    key = (r["model"], r["evaluator"])
+    if key not in best or r["systemStepsPerSecond"] > best[key]["systemStepsPerSecond"]:
+        best[key] = r
+speedup = {}
+for (model, ev), r in best.items():
+    if ev == "cuda" and (model, "cpu") in best:
+        speedup[model] = r["systemStepsPerSecond"] / best[(model, "cpu")]["systemStepsPerSecond"]
+summary = {"cuda_tests_rc": cuda_rc, "cpu_batch_tests_rc": cpu_rc, "build_seconds": build_s,
+           "best": {f"{m}/{e}": r for (m, e), r in best.items()}, "cuda_over_cpu_speedup": speedup,
+           "rows": rows}
+json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=1)
+print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
+PY
+log "done"
+[ "$cuda_rc" -eq 0 ] && [ "$cpu_rc" -eq 0 ]
