@@ -30,7 +30,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Optional
+from typing import List, Callable, Dict, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -85,6 +85,57 @@ def build_chain50(mbs, masses=50):
         previous = current
 
 
+def build_pendulum2d(mbs):
+    """2D rigid pendulum: link L=1, m=1, J=m L^2/12 about its centre, revolute joint at the origin (bench/models.h)."""
+    from exudyn.itemInterface import (LoadMassProportional, MarkerBodyMass, MarkerBodyPosition, NodeRigidBody2D,
+                                      ObjectGround, ObjectJointRevolute2D, ObjectRigidBody2D)
+    oGround = mbs.AddObject(ObjectGround(referencePosition=[0, 0, 0]))
+    n = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[0.5, 0, 0]))
+    body = mbs.AddObject(ObjectRigidBody2D(physicsMass=1, physicsInertia=1 / 12, nodeNumber=n))
+    mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=body)),
+                                     loadVector=[0, -9.81, 0]))
+    m0 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oGround, localPosition=[0, 0, 0]))
+    m1 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=[-0.5, 0, 0]))
+    mbs.AddObject(ObjectJointRevolute2D(markerNumbers=[m0, m1]))
+
+
+def build_slidercrank(mbs, s1=0.05, s2=0.15):
+    """Exudyn's geneticOptimizationSliderCrank model on its floating frame (bench/models.h)."""
+    from exudyn.itemInterface import (LoadCoordinate, MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
+                                      MarkerNodePosition, NodePointGround, NodeRigidBody2D, ObjectConnectorCoordinate,
+                                      ObjectConnectorCoordinateSpringDamper, ObjectJointPrismatic2D,
+                                      ObjectJointRevolute2D, ObjectRigidBody2D)
+    L1, L2, m1, m2, m3, k = 0.1, 0.3, 0.4, 0.2, 0.1, 5000
+    mGround = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=mbs.AddNode(NodePointGround()), coordinate=0))
+    nFrame = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[0, 0, 0]))
+    oFrame = mbs.AddObject(ObjectRigidBody2D(physicsMass=2, physicsInertia=1, nodeNumber=nFrame))
+    mFrame = mbs.AddMarker(MarkerNodePosition(nodeNumber=nFrame))
+    mc = [mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nFrame, coordinate=i)) for i in range(3)]
+    for i in range(3):
+        mbs.AddObject(ObjectConnectorCoordinateSpringDamper(markerNumbers=[mGround, mc[i]], stiffness=k,
+                                                            damping=0.01 * k))
+    mbs.AddObject(ObjectConnectorCoordinate(markerNumbers=[mGround, mc[2]]))
+
+    def link(x, mass, J):
+        n = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[x, 0, 0]))
+        return n, mbs.AddObject(ObjectRigidBody2D(physicsMass=mass, physicsInertia=J, nodeNumber=n))
+    nCrank, oCrank = link(s1, m1, m1 / 12 * L1 ** 2)
+    _, oRod = link(L1 + s2, m2, m2 / 12 * L2 ** 2)
+    _, oSlider = link(L1 + L2, m3, 0.001 * m3)
+    c0 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=oCrank, localPosition=[-s1, 0, 0]))
+    c1 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oCrank, localPosition=[L1 - s1, 0, 0]))
+    r0 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oRod, localPosition=[-s2, 0, 0]))
+    r1 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oRod, localPosition=[L2 - s2, 0, 0]))
+    sm = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oSlider, localPosition=[0, 0, 0]))
+    for a, b in ((mFrame, c0), (c1, r0), (r1, sm)):
+        mbs.AddObject(ObjectJointRevolute2D(markerNumbers=[a, b]))
+    mbs.AddObject(ObjectJointPrismatic2D(markerNumbers=[
+        mbs.AddMarker(MarkerBodyRigid(bodyNumber=oFrame, localPosition=[L1 + L2, 0, 0])),
+        mbs.AddMarker(MarkerBodyRigid(bodyNumber=oSlider, localPosition=[0, 0, 0]))], constrainRotation=True))
+    mbs.AddLoad(LoadCoordinate(markerNumber=mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nCrank, coordinate=2)),
+                               load=0.1))
+
+
 @dataclass
 class ExudynModel:
     build: Callable  # build(mbs): adds the items
@@ -94,6 +145,8 @@ class ExudynModel:
 EXUDYN_MODELS: Dict[str, ExudynModel] = {
     "oscillator": ExudynModel(build_oscillator, 1.0),
     "chain50": ExudynModel(build_chain50, 10.0),
+    "pendulum2d": ExudynModel(build_pendulum2d, 1.0),
+    "slidercrank": ExudynModel(build_slidercrank, 3.0),
 }
 
 
@@ -104,12 +157,22 @@ class Case:
     steps: int
     end_time: Optional[float] = None  # None: the model's default
     settings: Dict[str, object] = field(default_factory=dict)  # extra Exudyn settings (dotted paths)
+    mbsweep_settings: List[str] = field(default_factory=list)  # the same settings for mbsweep_bench_models
 
 
 CASES = [
     Case("oscillator", "ExplicitEuler", 1_000_000),
     Case("oscillator", "RK44", 1_000_000),
     Case("chain50", "RK44", 10_000),
+    # implicit: Exudyn's 2D rigid-pendulum performance setting (rho = 0.7, modified Newton)
+    Case("pendulum2d", "GeneralizedAlpha", 100_000, 100.0,
+         {"timeIntegration.generalizedAlpha.spectralRadius": 0.7, "timeIntegration.newton.useModifiedNewton": True},
+         ["spectralRadius=0.7", "useModifiedNewton=1"]),
+    # the slider-crank GA example's settings (index 2 trapezoidal rule, modified Newton, atol 1e-8)
+    Case("slidercrank", "TrapezoidalIndex2", 1500, 3.0,
+         {"timeIntegration.newton.useModifiedNewton": True, "timeIntegration.newton.absoluteTolerance": 1e-8},
+         ["useModifiedNewton=1", "absoluteTolerance=1e-8"]),
+    Case("oscillator", "GeneralizedAlpha", 100_000, 100.0),
 ]
 
 
@@ -163,7 +226,7 @@ def run_exudyn(case, end_time, repeat):
 
 
 def run_mbsweep(binary, case, end_time):
-    cmd = [binary, case.model, case.solver, str(case.steps), repr(float(end_time))]
+    cmd = [binary, case.model, case.solver, str(case.steps), repr(float(end_time))] + case.mbsweep_settings
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("mbsweep_bench_models failed (%s):\n%s" % (" ".join(cmd), p.stderr.strip()))

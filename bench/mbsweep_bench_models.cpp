@@ -1,4 +1,6 @@
-// mbsweep_bench_models <model> <solver> <steps> [endTime]
+// mbsweep_bench_models <model> <solver> <steps> [endTime] [setting=value ...]
+// settings: spectralRadius, useModifiedNewton (0/1), relativeTolerance, absoluteTolerance
+// (timeIntegration.generalizedAlpha / .newton), for the implicit cases.
 // Runs one benchmark model with the CPU reference solver (no sensors, sensorsWritePeriod =
 // endTime), best of 3 timed SolveDynamic calls (std::chrono::steady_clock; model
 // compilation excluded), and prints one JSON line:
@@ -54,7 +56,7 @@ int Usage(const char* argv0) {
 
 int main(int argc, char** argv) {
   using namespace mbsweep;
-  if (argc < 4 || argc > 5) return Usage(argv[0]);
+  if (argc < 4) return Usage(argv[0]);
   try {
     const std::string modelName = argv[1];
     const DynamicSolverType solver = ParseDynamicSolverType(argv[2]);
@@ -64,7 +66,9 @@ int main(int argc, char** argv) {
       throw std::invalid_argument(std::string("steps must be an integer in [1, 2^31-1], got '") + argv[3] + "'");
     const int steps = static_cast<int>(stepsArg);
     double endTime = bench::DefaultEndTime(modelName);
-    if (argc == 5) {
+    int firstSetting = 4;
+    if (argc >= 5 && std::string(argv[4]).find('=') == std::string::npos) {
+      firstSetting = 5;
       endTime = ParseWhole<double>("endTime", argv[4], [](const std::string& t, std::size_t* p) { return std::stod(t, p); });
       if (!(endTime > 0)) throw std::invalid_argument(std::string("endTime must be > 0, got '") + argv[4] + "'");
     }
@@ -74,6 +78,19 @@ int main(int argc, char** argv) {
     s.timeIntegration.endTime = endTime;
     s.timeIntegration.numberOfSteps = steps;
     s.solutionSettings.sensorsWritePeriod = endTime;
+    for (int a = firstSetting; a < argc; ++a) {
+      const std::string kv = argv[a];
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("expected setting=value, got '" + kv + "'");
+      const std::string key = kv.substr(0, eq);
+      const double value = std::stod(kv.substr(eq + 1));
+      auto& ti = s.timeIntegration;
+      if (key == "spectralRadius") ti.generalizedAlpha.spectralRadius = value;
+      else if (key == "useModifiedNewton") ti.newton.useModifiedNewton = value != 0;
+      else if (key == "relativeTolerance") ti.newton.relativeTolerance = value;
+      else if (key == "absoluteTolerance") ti.newton.absoluteTolerance = value;
+      else throw std::invalid_argument("unknown setting '" + key + "'");
+    }
 
     double best = std::numeric_limits<double>::infinity(), bestCpu = best;
     for (int r = 0; r < kRepetitions; ++r) {
