@@ -7,36 +7,11 @@
 #include "common/rules.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
+#include "cpu/solver_internal.h"
 
 namespace mbsweep {
 
 namespace {
-
-struct RecorderObserver {
-  const LayoutView& L;
-  const Real* theta;
-  SensorRecorder* rec;
-  SystemState& state;
-  void Copy(const StateView& s) {
-    state.t = s.t;
-    std::copy(s.q, s.q + L.nODE2, state.q.begin());
-    std::copy(s.v, s.v + L.nODE2, state.v.begin());
-    std::copy(s.a, s.a + L.nODE2, state.a.begin());
-    std::copy(s.y, s.y + L.nODE1, state.y.begin());
-    std::copy(s.yt, s.yt + L.nODE1, state.yt.begin());
-    std::copy(s.lambda, s.lambda + L.nAE, state.lambda.begin());
-  }
-  void OnStart(const StateView& s) {
-    if (!rec) return;
-    Copy(s);
-    rec->Start(L, theta, state);
-  }
-  void OnStep(const StateView& s, bool final) {
-    if (!rec) return;
-    Copy(s);
-    rec->Step(L, theta, state, final);
-  }
-};
 
 /// Dense C_q of all constraints at the initial state (for the redundancy check).
 struct DenseCq {
@@ -165,8 +140,8 @@ static SolveInfo RunGeneralizedAlpha(const LayoutView& L, const Real* theta, con
   std::copy(state.y.begin(), state.y.end(), w.y);
   LA la;
   la.Resize(N);
-  RecorderObserver obs{L, theta, recorder, state};
-  GeneralizedAlpha<LA, RecorderObserver> ga(L, theta, P, w, la, obs);
+  internal::RecorderObserver obs{L, theta, recorder, state};
+  GeneralizedAlpha<LA, internal::RecorderObserver> ga(L, theta, P, w, la, obs);
   SolveInfo info = ga.Run();
   state.t = info.t;
   std::copy(w.q, w.q + n2, state.q.begin());
