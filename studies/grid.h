@@ -62,7 +62,12 @@ std::string PyStrList(const std::vector<PyNumber>& values);
 /// step = (stop-start)/(n-1) (for a zero step: (i/(n-1))*(stop-start) + start), y[n-1] = stop;
 /// n == 1 gives [start]; n == 0 gives []. Throws ValidationError for n < 0.
 std::vector<double> Linspace(double start, double stop, long long n);
-/// numpy.logspace(start, stop, n) = 10**linspace(start, stop, n), computed with std::pow.
+/// numpy.logspace(start, stop, n) = 10**linspace(start, stop, n), computed with std::pow
+/// (the grid passes start = std::log10(begin), stop = std::log10(end), as Exudyn does with
+/// np.log10). Bit-equal to numpy when numpy evaluates log10/power with the C library (its
+/// baseline dispatch, e.g. NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"); numpy's
+/// AVX-512 SIMD log10/power differ by an ulp for some inputs, which Exudyn's int() truncation
+/// can turn into a different integer (numpy on AVX-512: int(10**log10(17)) = 16; here 17).
 std::vector<double> Logspace(double start, double stop, long long n);
 
 // ----------------------------------------------------------------------------------------
