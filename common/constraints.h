@@ -316,6 +316,34 @@ MBS_HD_INLINE void AddConstraintReactions(const LayoutView& L, const Real* theta
   }
 }
 
+/// One pass over all constraints for the integrator's residual: adds the reaction forces
+/// -C_q^T lambda to f (as AddConstraintReactions) and writes the algebraic equations to
+/// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
+MBS_HD_INLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
+                                               const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
+  ConstraintEval e;
+  for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  for (int i = 0; i < L.nNodes; ++i) {
+    const NodeRecord nr = GetNodeRecord(L, i);
+    if (nr.nAE == 0) continue;
+    NodeConstraintLocal(L, theta, q, v, i, index2, e);
+    c[nr.aeBegin] = e.C[0];
+    for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
+  }
+  for (int i = 0; i < L.nObjects; ++i) {
+    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+    const ObjectRecord o = GetObjectRecord(L, i);
+    ConstraintLocal(L, theta, t, q, v, i, index2, e);
+    for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
+    if (!e.active) continue;
+    for (int j = 0; j < e.nLocal; ++j) {
+      Real s = 0;
+      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
+      f[o.ltgODE2[j]] -= s;
+    }
+  }
+}
+
 /// Algebraic equations of all constraints into c[nAE] (lambda for inactive ones).
 MBS_HD_INLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              const Real* lambda, bool index2, Real* c) {

@@ -262,7 +262,7 @@ class GeneralizedAlpha {
     Real* r = w_.res;
     ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
     ++info.rhsEvaluations;
-    if (nA_ > 0) AddConstraintReactions(L_, theta_, t, w_.q, w_.v, w_.lambda, w_.f2);
+    if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
     for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i];
     detail::MultiplySink ms{w_.a, r};
     ComputeMassMatrix(L_, theta_, w_.q, ms);
@@ -270,7 +270,6 @@ class GeneralizedAlpha {
       ComputeODE1RHS(L_, theta_, t, w_.y, r + n2_);
       for (int i = 0; i < n1_; ++i) r[n2_ + i] -= w_.yt[i];
     }
-    if (nA_ > 0) ComputeAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, r + n2_ + n1_);
     const Real norm = sqrt(detail::NormSq(r, N_));
     const Real s = beta_ * h * h;
     for (int i = 0; i < n2_; ++i) r[i] *= s;

@@ -47,11 +47,12 @@ MBS_HD_INLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const
       break;
     case ObjectKind::RigidBody2D: {
       const Real m = p[0], J = p[1];
+      Mloc[0] = Mloc[4] = m;
+      Mloc[8] = J;
+      if (p[2] == 0 && p[3] == 0) break;  // centre of mass at the node: no coupling terms
       const int node = o.extra[0];
       const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
       const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);
-      Mloc[0] = Mloc[4] = m;
-      Mloc[8] = J;
       Mloc[2] = Mloc[6] = -m * c[1];
       Mloc[5] = Mloc[7] = m * c[0];
       break;
@@ -73,6 +74,7 @@ MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Re
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D) {
     const Real* p = theta + L.object[obj].theta;
+    if (p[2] == 0 && p[3] == 0) return;  // centre of mass at the node: no velocity terms
     const int node = o.extra[0];
     const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
     const Real w = v[o.ltgODE2[2]];
@@ -361,8 +363,20 @@ MBS_HD_INLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, con
     const int obj = GetMarkerRecord(L, r.marker).target;
     Vec3 com;
     const Real mass = BodyMassAndCenter(L, theta, obj, com);
-    BodyKinematics(L, theta, q, v, obj, com, k);
     vec = mass * vec;
+    const ObjectKind bk = static_cast<ObjectKind>(L.object[obj].kind);
+    if (com[0] == 0 && com[1] == 0 && com[2] == 0 &&
+        (bk == ObjectKind::MassPoint || bk == ObjectKind::MassPoint2D || bk == ObjectKind::RigidBody2D ||
+         bk == ObjectKind::RigidBody)) {
+      // the force acts at the node's reference point: it enters the translational coordinates
+      const ObjectRecord o = GetObjectRecord(L, obj);
+      const int nTrans = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
+      n = o.nLocalODE2;
+      first = o.ltgODE2[0];
+      for (int j = 0; j < n; ++j) loc[j] = j < nTrans ? vec[j] : 0;
+      return;
+    }
+    BodyKinematics(L, theta, q, v, obj, com, k);
   } else {
     MarkerKinematics(L, theta, q, v, r.marker, k);
     if (r.bodyFixed) vec = k.A * vec;
@@ -521,6 +535,10 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       continue;
     }
     if (!HasLocalRHS(k) || n == 0) continue;
+    if (k == ObjectKind::RigidBody2D) {  // velocity terms vanish with the centre of mass at the node
+      const Real* p = theta + L.object[i].theta;
+      if (p[2] == 0 && p[3] == 0) continue;
+    }
     ObjectLocalRHS(L, theta, q, v, i, f0);
     for (int pass = 0; pass < 2; ++pass) {
       const Real factor = pass == 0 ? factorQ : factorV;
