@@ -8,6 +8,63 @@
 
 namespace mbsweep {
 
+/// In-place LU factorization with partial pivoting of the row-major n x n matrix a (Doolittle,
+/// rows interchanged, interchange k <-> piv[k] recorded). Returns false for an exactly zero or
+/// non-finite pivot.
+template <class Scalar>
+MBS_HD bool LUFactorize(Scalar* a, int* piv, int n) {
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    Scalar best = a[k * n + k] < 0 ? -a[k * n + k] : a[k * n + k];
+    for (int i = k + 1; i < n; ++i) {
+      const Scalar v = a[i * n + k] < 0 ? -a[i * n + k] : a[i * n + k];
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    piv[k] = p;
+    if (!(best > 0) || !(best < Scalar(1e308))) return false;
+    if (p != k)
+      for (int j = 0; j < n; ++j) {
+        const Scalar t = a[k * n + j];
+        a[k * n + j] = a[p * n + j];
+        a[p * n + j] = t;
+      }
+    const Scalar inv = Scalar(1) / a[k * n + k];
+    for (int i = k + 1; i < n; ++i) {
+      const Scalar l = a[i * n + k] * inv;
+      a[i * n + k] = l;
+      if (l != 0)
+        for (int j = k + 1; j < n; ++j) a[i * n + j] -= l * a[k * n + j];
+    }
+  }
+  return true;
+}
+
+/// Solves A x = b with a factorization from LUFactorize (x may alias b).
+template <class Scalar>
+MBS_HD void LUSolve(const Scalar* a, const int* piv, int n, const Real* b, Real* x) {
+  if (x != b)
+    for (int i = 0; i < n; ++i) x[i] = b[i];
+  for (int k = 0; k < n; ++k)
+    if (piv[k] != k) {
+      const Real t = x[k];
+      x[k] = x[piv[k]];
+      x[piv[k]] = t;
+    }
+  for (int i = 1; i < n; ++i) {
+    Real s = x[i];
+    for (int j = 0; j < i; ++j) s -= a[i * n + j] * x[j];
+    x[i] = s;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    Real s = x[i];
+    for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
+    x[i] = s / a[i * n + i];
+  }
+}
+
 /// Dense n x n matrix (n <= Capacity) with in-place LU factorization, row-major storage.
 /// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve.
 template <int Capacity, class Scalar = Real>
@@ -26,60 +83,8 @@ struct FixedLU {
   }
   MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += static_cast<Scalar>(v); }
   MBS_HD_INLINE Scalar& operator()(int i, int j) { return a[i * n + j]; }
-
-  /// LU with partial pivoting (Doolittle, row interchanges recorded in piv). Returns false
-  /// for an exactly zero or non-finite pivot.
-  MBS_HD bool Factorize() {
-    for (int k = 0; k < n; ++k) {
-      int p = k;
-      Scalar best = a[k * n + k] < 0 ? -a[k * n + k] : a[k * n + k];
-      for (int i = k + 1; i < n; ++i) {
-        const Scalar v = a[i * n + k] < 0 ? -a[i * n + k] : a[i * n + k];
-        if (v > best) {
-          best = v;
-          p = i;
-        }
-      }
-      piv[k] = p;
-      if (!(best > 0) || !(best < Scalar(1e308))) return false;
-      if (p != k)
-        for (int j = 0; j < n; ++j) {
-          const Scalar t = a[k * n + j];
-          a[k * n + j] = a[p * n + j];
-          a[p * n + j] = t;
-        }
-      const Scalar inv = Scalar(1) / a[k * n + k];
-      for (int i = k + 1; i < n; ++i) {
-        const Scalar l = a[i * n + k] * inv;
-        a[i * n + k] = l;
-        if (l != 0)
-          for (int j = k + 1; j < n; ++j) a[i * n + j] -= l * a[k * n + j];
-      }
-    }
-    return true;
-  }
-
-  /// Solves A x = b with the factorization (x may alias b).
-  MBS_HD void Solve(const Real* b, Real* x) const {
-    if (x != b)
-      for (int i = 0; i < n; ++i) x[i] = b[i];
-    for (int k = 0; k < n; ++k)
-      if (piv[k] != k) {
-        const Real t = x[k];
-        x[k] = x[piv[k]];
-        x[piv[k]] = t;
-      }
-    for (int i = 1; i < n; ++i) {
-      Real s = x[i];
-      for (int j = 0; j < i; ++j) s -= a[i * n + j] * x[j];
-      x[i] = s;
-    }
-    for (int i = n - 1; i >= 0; --i) {
-      Real s = x[i];
-      for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
-      x[i] = s / a[i * n + i];
-    }
-  }
+  MBS_HD_INLINE bool Factorize() { return LUFactorize(a, piv, n); }
+  MBS_HD_INLINE void Solve(const Real* b, Real* x) const { LUSolve(a, piv, n, b, x); }
 };
 
 }  // namespace mbsweep

@@ -9,11 +9,34 @@
 #include <Eigen/Sparse>
 #include <vector>
 
+#include "common/dense_lu.h"
 #include "common/types.h"
 
 namespace mbsweep {
 
-/// Dense matrix with LU factorization (partial pivoting).
+/// Exudyn's default "EXUdense": a dense row-major matrix with the project's LU with partial
+/// pivoting (the algorithm of the batch path's FixedLU, here with dynamic size; no
+/// allocation per factorization or solve).
+class DenseLA {
+ public:
+  void Resize(int n) {
+    n_ = n;
+    a_.assign(static_cast<size_t>(n) * static_cast<size_t>(n), 0.);
+    piv_.assign(static_cast<size_t>(n), 0);
+  }
+  void SetZero() { std::fill(a_.begin(), a_.end(), 0.); }
+  void add(int i, int j, Real v) { a_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)] += v; }
+  int Size() const { return n_; }
+  bool Factorize() { return LUFactorize(a_.data(), piv_.data(), n_); }
+  void Solve(const Real* b, Real* x) const { LUSolve(a_.data(), piv_.data(), n_, b, x); }
+
+ private:
+  int n_ = 0;
+  std::vector<Real> a_;
+  std::vector<int> piv_;
+};
+
+/// Dense matrix with Eigen's LU factorization (partial pivoting).
 class EigenDenseLA {
  public:
   void Resize(int n) {

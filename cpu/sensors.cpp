@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common/rules.h"
+#include "common/system_runner.h"
 #include "cpu/simulation.h"
 
 namespace mbsweep {
@@ -210,15 +211,7 @@ SystemState Simulation::InitialState() const {
   s.y.assign(static_cast<size_t>(L.nODE1), 0.);
   s.yt.assign(static_cast<size_t>(L.nODE1), 0.);
   s.lambda.assign(static_cast<size_t>(L.nAE), 0.);
-  for (int i = 0; i < L.nNodes; ++i) {
-    const NodeRecord r = GetNodeRecord(L, i);
-    const Real* p = theta_.data() + L.node[i].theta;
-    for (int k = 0; k < r.nODE2; ++k) {
-      s.q[static_cast<size_t>(r.ode2Begin + k)] = p[r.nODE2 + k];
-      s.v[static_cast<size_t>(r.ode2Begin + k)] = p[2 * r.nODE2 + k];
-    }
-    for (int k = 0; k < r.nODE1; ++k) s.y[static_cast<size_t>(r.ode1Begin + k)] = p[r.nODE1 + k];
-  }
+  InitialStateFromTheta(L, theta_.data(), s.q.data(), s.v.data(), s.y.data());
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/generalized_alpha.h"
+#include "common/system_runner.h"
 #include "common/rules.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
@@ -109,32 +110,9 @@ template <class LA>
 static SolveInfo RunGeneralizedAlpha(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P,
                                      SystemState& state, SensorRecorder* recorder) {
   const int n2 = L.nODE2, n1 = L.nODE1, nA = L.nAE, N = n2 + n1 + nA;
-  std::vector<Real> buf(static_cast<size_t>(8 * n2 + 4 * n1 + 3 * nA + 2 * N + n2), 0.);
-  Real* p = buf.data();
-  auto take = [&p](int n) {
-    Real* r = p;
-    p += n;
-    return r;
-  };
+  std::vector<Real> buf(static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 1, 0.);
   GeneralizedAlphaWork w;
-  w.q = take(n2);
-  w.v = take(n2);
-  w.a = take(n2);
-  w.aAlg = take(n2);
-  w.lambda = take(nA);
-  w.y = take(n1);
-  w.yt = take(n1);
-  w.qn = take(n2);
-  w.vn = take(n2);
-  w.an = take(n2);
-  w.aAlgN = take(n2);
-  w.yn = take(n1);
-  w.ytn = take(n1);
-  w.res = take(N);
-  w.delta = take(N);
-  w.f2 = take(n2);
-  w.ae = take(nA);
-  w.ae2 = take(nA);
+  MakeGeneralizedAlphaWork(L, buf.data(), w);
   std::copy(state.q.begin(), state.q.end(), w.q);
   std::copy(state.v.begin(), state.v.end(), w.v);
   std::copy(state.y.begin(), state.y.end(), w.y);
@@ -158,9 +136,12 @@ void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSett
   const LayoutView L = layout.View();
   CheckRedundantConstraints(layout, theta, state);
   const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(settings, type);
-  const SolveInfo info = settings.linearSolverType == LinearSolverType::EigenSparse
-                             ? RunGeneralizedAlpha<EigenSparseLA>(L, theta, P, state, recorder)
-                             : RunGeneralizedAlpha<EigenDenseLA>(L, theta, P, state, recorder);
+  SolveInfo info;
+  switch (settings.linearSolverType) {
+    case LinearSolverType::EigenSparse: info = RunGeneralizedAlpha<EigenSparseLA>(L, theta, P, state, recorder); break;
+    case LinearSolverType::EigenDense: info = RunGeneralizedAlpha<EigenDenseLA>(L, theta, P, state, recorder); break;
+    default: info = RunGeneralizedAlpha<DenseLA>(L, theta, P, state, recorder); break;
+  }
   stats.steps = info.steps;
   stats.rejectedSteps = info.rejectedSteps;
   stats.newtonIterations = info.newtonIterations;
