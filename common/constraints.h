@@ -133,7 +133,7 @@ MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const JointFra
 /// Evaluates constraint object `obj`: equations (position level, or velocity level with
 /// index2 or for velocity-level constraints) and the Jacobian with respect to its local
 /// ODE2 coordinates.
-MBS_HD_INLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                    int obj, bool index2, ConstraintEval& e) {
   const ObjectRecord o = GetObjectRecord(L, obj);
   const Real* p = theta + L.object[obj].theta;
@@ -274,7 +274,7 @@ MBS_HD_INLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Real 
 
 /// The Euler-parameter norm constraint of an EP node: C = p^T p - 1 (index 2: 2 p^T p_t),
 /// C_q = [0, 0, 0, 2 p^T] over the node's 7 coordinates starting at NodeRecord::ode2Begin.
-MBS_HD_INLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
+MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
                                        bool index2, ConstraintEval& e) {
   Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
   const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
@@ -294,7 +294,7 @@ MBS_HD_INLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta, c
 }
 
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
-MBS_HD_INLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
   ConstraintEval e;
   for (int i = 0; i < L.nNodes; ++i) {
@@ -319,7 +319,7 @@ MBS_HD_INLINE void AddConstraintReactions(const LayoutView& L, const Real* theta
 /// One pass over all constraints for the integrator's residual: adds the reaction forces
 /// -C_q^T lambda to f (as AddConstraintReactions) and writes the algebraic equations to
 /// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
-MBS_HD_INLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
+MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
   ConstraintEval e;
   for (int i = 0; i < L.nAE; ++i) c[i] = 0;
@@ -345,7 +345,7 @@ MBS_HD_INLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* 
 }
 
 /// Algebraic equations of all constraints into c[nAE] (lambda for inactive ones).
-MBS_HD_INLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              const Real* lambda, bool index2, Real* c) {
   ConstraintEval e;
   for (int i = 0; i < L.nAE; ++i) c[i] = 0;

@@ -7,7 +7,12 @@
 #if defined(__CUDACC__)
 #define MBS_HD __host__ __device__
 #define MBS_HD_INLINE __host__ __device__ __forceinline__
+/// Large physics functions: kept out of line in device code, so that each kernel
+/// instantiation calls one copy instead of inlining it at every call site (this bounds the
+/// device compile time; the calls are cheap compared to the functions' work).
+#define MBS_HD_NOINLINE __host__ __device__ __noinline__
 #else
 #define MBS_HD
 #define MBS_HD_INLINE inline
+#define MBS_HD_NOINLINE inline
 #endif

@@ -114,7 +114,7 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
 }
 
 /// Kinematics of a body-fixed point at localPosition. Ground bodies have n = 0.
-MBS_HD_INLINE void BodyKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                   const Vec3& lp, Kinematics& K) {
   const Real* p = theta + L.object[obj].theta;
   const ObjectRecord o = GetObjectRecord(L, obj);
@@ -224,7 +224,7 @@ MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int
 }
 
 /// Kinematics of a position/rigid marker.
-MBS_HD_INLINE void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
+MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
                                     Kinematics& K) {
   const MarkerRecord r = GetMarkerRecord(L, marker);
   switch (static_cast<MarkerKind>(L.marker[marker].kind)) {

@@ -122,7 +122,7 @@ MBS_HD_INLINE void BodyAccelerations(const LayoutView& L, const Real* theta, con
 
 /// Evaluates sensor `sensor`; writes up to `cap` values to out and returns the number of
 /// values of the output (0 if the target cannot compute it).
-MBS_HD_INLINE int SensorOutput(const LayoutView& L, const Real* theta, const StateView& s, int sensor, Real* out,
+MBS_HD_NOINLINE int SensorOutput(const LayoutView& L, const Real* theta, const StateView& s, int sensor, Real* out,
                                int cap) {
   using OVT = OutputVariableType;
   const SensorRecord r = GetSensorRecord(L, sensor);

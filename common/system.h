@@ -33,7 +33,7 @@ MBS_HD_INLINE bool IsMassBody(ObjectKind k) {
 }
 
 /// Local mass matrix of a body with a single node; Mloc has nLocalODE2^2 entries.
-MBS_HD_INLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
+MBS_HD_NOINLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
   const Real* p = theta + L.object[obj].theta;
   const ObjectRecord o = GetObjectRecord(L, obj);
   const int n = o.nLocalODE2;
@@ -290,7 +290,7 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
 
 /// Local ODE2 right-hand side of any object with local coordinates (bodies, connectors);
 /// generic objects are handled globally.
-MBS_HD_INLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                   Real* fLoc) {
   const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsMassBody(k)) BodyLocalRHS(L, theta, q, v, obj, fLoc);
@@ -339,7 +339,7 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
 
 /// Generalized forces of one load on the coordinates of its marker's node: writes
 /// loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no contribution).
-MBS_HD_INLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              Real loadFactor, int load, Real* loc, int& first, int& n) {
   const LoadRecord r = GetLoadRecord(L, load);
   const Real* p;
@@ -425,7 +425,7 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
 }
 
 /// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.
-MBS_HD_INLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                   Real loadFactor, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
   Real fLoc[kMaxConnectorCoords];
@@ -458,7 +458,7 @@ MBS_HD_INLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t
 }
 
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).
-MBS_HD_INLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real /*t*/, const Real* y, Real* f1) {
+MBS_HD_NOINLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real /*t*/, const Real* y, Real* f1) {
   for (int i = 0; i < L.nODE1; ++i) f1[i] = 0;
   for (int i = 0; i < L.nObjects; ++i) {
     if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;

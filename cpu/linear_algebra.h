@@ -5,6 +5,8 @@
 /// same interface.
 #pragma once
 
+#include <cmath>
+
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
 #include <vector>
@@ -27,13 +29,33 @@ class DenseLA {
   void SetZero() { std::fill(a_.begin(), a_.end(), 0.); }
   void add(int i, int j, Real v) { a_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)] += v; }
   int Size() const { return n_; }
-  bool Factorize() { return LUFactorize(a_.data(), piv_.data(), n_); }
-  void Solve(const Real* b, Real* x) const { LUSolve(a_.data(), piv_.data(), n_, b, x); }
+  /// Factorizes; a diagonal matrix (e.g. the mass matrix of point masses) is only inverted.
+  bool Factorize() {
+    diagonal_ = true;
+    for (int i = 0; i < n_ && diagonal_; ++i)
+      for (int j = 0; j < n_; ++j)
+        if (i != j && a_[static_cast<size_t>(i * n_ + j)] != 0) {
+          diagonal_ = false;
+          break;
+        }
+    if (!diagonal_) return LUFactorize(a_.data(), piv_.data(), n_);
+    for (int i = 0; i < n_; ++i) {
+      const Real d = a_[static_cast<size_t>(i * n_ + i)];
+      if (!(d != 0) || !std::isfinite(d)) return false;
+      a_[static_cast<size_t>(i * n_ + i)] = 1 / d;
+    }
+    return true;
+  }
+  void Solve(const Real* b, Real* x) const {
+    if (!diagonal_) return LUSolve(a_.data(), piv_.data(), n_, b, x);
+    for (int i = 0; i < n_; ++i) x[i] = b[i] * a_[static_cast<size_t>(i * n_ + i)];
+  }
 
  private:
   int n_ = 0;
   std::vector<Real> a_;
   std::vector<int> piv_;
+  bool diagonal_ = false;
 };
 
 /// Dense matrix with Eigen's LU factorization (partial pivoting).

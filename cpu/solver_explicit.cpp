@@ -70,11 +70,11 @@ void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSetti
   std::copy(state.q.begin(), state.q.end(), w.Y);
   std::copy(state.v.begin(), state.v.end(), w.Y + n2);
   std::copy(state.y.begin(), state.y.end(), w.Y + 2 * n2);
-  EigenDenseLA la;
+  DenseLA la;
   la.Resize(n2);
   internal::RecorderObserver obs{L, theta, recorder, state};
   state.t = P.startTime;
-  ExplicitIntegrator<EigenDenseLA, internal::RecorderObserver> integrator(L, theta, P, w, la, obs);
+  ExplicitIntegrator<DenseLA, internal::RecorderObserver> integrator(L, theta, P, w, la, obs);
   const SolveInfo info = integrator.Run();
 
   stats.steps += info.steps;
@@ -90,7 +90,12 @@ void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSetti
   const std::string name = DynamicSolverTypeName(type);
   switch (info.status) {
     case SolveStatus::ok: return;
-    case SolveStatus::singular_matrix: throw SolverError(SingularMassMessage(L, la.Matrix(), nodeNames));
+    case SolveStatus::singular_matrix: {  // name the massless coordinate from the mass matrix at the failure
+      EigenDenseLA M;
+      M.Resize(n2);
+      ComputeMassMatrix(L, theta, state.q.data(), M);
+      throw SolverError(SingularMassMessage(L, M.Matrix(), nodeNames));
+    }
     case SolveStatus::diverged:
       throw SolverError(name + ": solution diverged (not finite) at t = " + FormatReal(info.t));
     case SolveStatus::step_too_small:
