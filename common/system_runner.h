@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/dense_lu.h"
+#include "common/explicit_rk.h"
 #include "common/generalized_alpha.h"
 
 namespace mbsweep {
@@ -82,6 +83,24 @@ MBS_HD SolveInfo RunGeneralizedAlphaSystem(const LayoutView& L, const Real* thet
   la.Resize(L.nODE2 + L.nODE1 + L.nAE);
   GeneralizedAlpha<FixedLU<Capacity>, Observer> ga(L, theta, P, w, la, obs);
   return ga.Run();
+}
+
+/// Upper bound of ExplicitWorkSize for n = nODE2 + nODE1 <= capacity (7 stages, embedded).
+MBS_HD_INLINE constexpr int ExplicitWorkBound(int n) { return 36 * n; }
+
+/// Runs an explicit integrator for one system; `la` holds the mass matrix (nODE2 x nODE2),
+/// `work` ExplicitWorkSize(type, nODE2, nODE1) Reals.
+template <int Capacity, class Observer>
+MBS_HD SolveInfo RunExplicitSystem(const LayoutView& L, const Real* theta, const ExplicitParameters& P, Real* work,
+                                   FixedLU<Capacity>& la, Observer& obs) {
+  const int n2 = L.nODE2, n1 = L.nODE1;
+  const int size = ExplicitWorkSize(P.solverType, n2, n1);
+  for (int i = 0; i < size; ++i) work[i] = 0;
+  ExplicitWork w = MakeExplicitWork(P.solverType, n2, n1, work);
+  InitialStateFromTheta(L, theta, w.Y, w.Y + n2, w.Y + 2 * n2);
+  la.Resize(n2);
+  ExplicitIntegrator<FixedLU<Capacity>, Observer> integrator(L, theta, P, w, la, obs);
+  return integrator.Run();
 }
 
 }  // namespace mbsweep

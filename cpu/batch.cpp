@@ -11,6 +11,7 @@
 
 #include "common/objectives.h"
 #include "common/system_runner.h"
+#include "cpu/solver_internal.h"
 
 namespace mbsweep {
 
@@ -56,10 +57,11 @@ BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std:
 void CheckBatchProblem(const BatchProblem& p) {
   if (!p.layout) throw ValidationError("BatchProblem: no layout");
   ValidateSettings(p.settings, false);
-  if (p.solver != DynamicSolverType::GeneralizedAlpha && p.solver != DynamicSolverType::TrapezoidalIndex2)
-    throw ValidationError(std::string("batch evaluation: DynamicSolverType ") + DynamicSolverTypeName(p.solver) +
-                          " is not available on the batch path (GeneralizedAlpha, TrapezoidalIndex2)");
   const LayoutView L = p.layout->View();
+  if (IsExplicitSolverType(p.solver) && L.nAE > 0)
+    throw ValidationError(std::string("batch evaluation: DynamicSolverType ") + DynamicSolverTypeName(p.solver) +
+                          ": explicit solvers cannot integrate models with algebraic equations (constraints or "
+                          "Euler-parameter nodes); use GeneralizedAlpha");
   const int n = L.nODE2 + L.nODE1 + L.nAE;
   if (BatchCapacityFor(n) == 0)
     throw ValidationError("batch evaluation: the model has " + std::to_string(n) +
@@ -74,11 +76,14 @@ namespace {
 
 /// Runs systems [begin, end) with capacity C on one thread.
 template <int C>
-void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, std::atomic<int>& next, BatchResult& r) {
+void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, const ExplicitParameters& E,
+              std::atomic<int>& next, BatchResult& r) {
   const LayoutView L = p.layout->View();
   const size_t nt = static_cast<size_t>(p.ThetaSize());
   const int nv = p.NumValues();
-  std::vector<Real> work(static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 1);
+  const bool explicitSolver = IsExplicitSolverType(p.solver);
+  std::vector<Real> work(static_cast<size_t>(explicitSolver ? ExplicitWorkSize(p.solver, L.nODE2, L.nODE1)
+                                                            : GeneralizedAlphaWorkSize(L)) + 1);
   auto la = std::make_unique<FixedLU<C>>();
   Real out[kMaxObjectives + 1];
   constexpr int kChunk = 8;
@@ -94,7 +99,8 @@ void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, std::a
       }
       const Real* theta = p.theta.data() + static_cast<size_t>(i) * nt;
       ObjectiveObserver<> obs(L, theta, p.objectives.set, p.objectives.Signal());
-      const SolveInfo info = RunGeneralizedAlphaSystem<C>(L, theta, P, work.data(), *la, obs);
+      const SolveInfo info = explicitSolver ? RunExplicitSystem<C>(L, theta, E, work.data(), *la, obs)
+                                            : RunGeneralizedAlphaSystem<C>(L, theta, P, work.data(), *la, obs);
       r.info[static_cast<size_t>(i)] = info;
       r.status[static_cast<size_t>(i)] = info.status;
       if (info.status == SolveStatus::ok) {
@@ -124,16 +130,17 @@ class CpuEvaluator final : public Evaluator {
     r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
     r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
     const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
+    const ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
     const LayoutView L = p.layout->View();
     const int cap = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
     std::atomic<int> next{0};
     auto worker = [&]() {
       switch (cap) {
-        case 8: RunRange<8>(p, P, next, r); break;
-        case 16: RunRange<16>(p, P, next, r); break;
-        case 32: RunRange<32>(p, P, next, r); break;
-        case 64: RunRange<64>(p, P, next, r); break;
-        default: RunRange<128>(p, P, next, r); break;
+        case 8: RunRange<8>(p, P, E, next, r); break;
+        case 16: RunRange<16>(p, P, E, next, r); break;
+        case 32: RunRange<32>(p, P, E, next, r); break;
+        case 64: RunRange<64>(p, P, E, next, r); break;
+        default: RunRange<128>(p, P, E, next, r); break;
       }
     };
     const int nThreads = std::min(threads_, std::max(1, (p.nSystems + 7) / 8));

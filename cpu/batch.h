@@ -70,7 +70,7 @@ struct CpuEvaluatorOptions {
 std::unique_ptr<Evaluator> CreateCpuEvaluator(const CpuEvaluatorOptions& options = {});
 
 /// Parameters of the generalized-alpha integrator from settings (also used by the CPU
-/// reference solver).
+/// reference solver); explicit ones: ToExplicitParameters (cpu/solver_internal.h).
 GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type);
 
 /// Checks that a batch can run on the batch path; throws ValidationError naming the rule.

@@ -225,3 +225,46 @@ TEST(CpuBatch, CapacityLimitIsAClearError) {
 
 }  // namespace
 }  // namespace mbsweep
+
+namespace mbsweep {
+namespace {
+
+// Explicit integrators on the batch path reproduce the reference solver (RK44 and DOPRI5 with
+// step-size control) to round-off; constraints are rejected for explicit batches.
+TEST(CpuBatch, ExplicitSolversMatchReference) {
+  Oscillator o = MakeOscillator();
+  const Layout layout = o.model.Compile();
+  ParameterMap map(layout, o.model.Theta0());
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  for (DynamicSolverType type : {DynamicSolverType::RK44, DynamicSolverType::DOPRI5}) {
+    SimulationSettings s = Settings(500);
+    s.timeIntegration.relativeTolerance = 1e-6;
+    s.timeIntegration.absoluteTolerance = 1e-8;
+    const BatchResult r = CreateCpuEvaluator()->Evaluate(
+        MakeBatch(layout, map, {3000, 5000}, type, s, FinalAndMaxAbs(layout, o.model.Theta0(), o.sensor.value)));
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
+      Simulation sim(o.model);
+      sim.SetParameter("spring.stiffness", i == 0 ? 3000 : 5000);
+      sim.SolveDynamic(s, type);
+      const double xEnd = sim.GetSensorValues(o.sensor)[0];
+      EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << DynamicSolverTypeName(type);
+      EXPECT_EQ(r.info[static_cast<size_t>(i)].steps, sim.Statistics().steps);
+    }
+  }
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  auto bob = CreateMassPoint(m, "bob", {1, 0, 0}, 1.0, {}, {}, {0, -9.81, 0}, true);
+  CreateDistanceConstraint(m, "rod", {ground, bob.body});
+  const Layout pl = m.Compile();
+  ParameterMap pm(pl, m.Theta0());
+  pm.SetParameters({"m"});
+  pm.Bind("bob.physicsMass", "m");
+  EXPECT_THROW(CreateCpuEvaluator()->Evaluate(
+                   MakeBatch(pl, pm, {1.0}, DynamicSolverType::RK44, Settings(), CompiledObjectives{})),
+               ValidationError);
+}
+
+}  // namespace
+}  // namespace mbsweep
