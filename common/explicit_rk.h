@@ -376,7 +376,7 @@ class ExplicitIntegrator {
   /// After an accepted step to t: end-of-step accelerations, finiteness check, observer.
   MBS_HD SolveStatus EndOfStep(Real t, bool final) {
     const Real* Y = w_.Y;
-    if (P_.computeEndOfStepAccelerations) {
+    if (P_.computeEndOfStepAccelerations && ObserverDue(obs_, t, final)) {
       if (!Accelerations(t, Y, Y + n2_, w_.a)) return SolveStatus::singular_matrix;
       if (n1_ > 0) ComputeODE1RHS(L_, theta_, t, Y + 2 * n2_, w_.yt);
     }

@@ -274,6 +274,9 @@ struct ObjectiveObserver {
     nextSample = s.t + acc.set->samplePeriod;
   }
 
+  /// True if OnStep at time t samples the objectives (or the inner observer may need it).
+  MBS_HD bool Due(Real t, bool final) const { return inner || final || t >= nextSample - Real(1e-10); }
+
   MBS_HD void OnStep(const StateView& s, bool final) {
     if (inner) inner->OnStep(s, final);
     if (s.t >= nextSample - Real(1e-10) || final) {

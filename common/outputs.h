@@ -2,6 +2,9 @@
 /// Host/device evaluation of sensor outputs (OutputVariableType values) from a system state.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "common/constraints.h"
 
 namespace mbsweep {
@@ -16,6 +19,22 @@ struct StateView {
   const Real* yt = nullptr;  ///< ODE1 derivatives [nODE1]
   const Real* lambda = nullptr;  ///< algebraic variables [nAE]
 };
+
+/// Observer protocol of the integrators: OnStart(const StateView&), OnStep(const StateView&,
+/// bool final) and optionally `bool Due(Real t, bool final)`, which tells whether OnStep at
+/// time t will use the state (sensor write or objective sample due). Integrators skip work
+/// that only an observer would see (explicit end-of-step accelerations) when it is not due.
+namespace detail {
+template <class O, class = void>
+struct HasDue : std::false_type {};
+template <class O>
+struct HasDue<O, decltype(void(std::declval<O&>().Due(Real(0), false)))> : std::true_type {};
+}  // namespace detail
+template <class O>
+MBS_HD_INLINE bool ObserverDue(O& o, Real t, bool final) {
+  if constexpr (detail::HasDue<O>::value) return o.Due(t, final);
+  else return true;
+}
 
 /// Largest number of values of one sensor handled by fixed-size buffers.
 constexpr int kMaxSensorValues = 64;

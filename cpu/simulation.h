@@ -51,6 +51,8 @@ class SensorRecorder {
   void Start(const LayoutView& L, const Real* theta, const SystemState& s);
   /// Records after an accepted step if the write period is due, or if final.
   void Step(const LayoutView& L, const Real* theta, const SystemState& s, bool final);
+  /// True if Step at time t will record (the write period is due, or final).
+  bool Due(Real t, bool final) const { return final || t >= nextWrite_ - 1e-10; }
   /// Stored rows [t, values...] per sensor (storeInternal sensors only).
   std::vector<std::vector<std::vector<Real>>> stored;
   /// Last recorded values per sensor.

@@ -33,8 +33,9 @@ struct RecorderObserver {
     Copy(s);
     rec->Start(L, theta, state);
   }
+  bool Due(Real t, bool final) const { return rec && rec->Due(t, final); }
   void OnStep(const StateView& s, bool final) {
-    if (!rec) return;
+    if (!Due(s.t, final)) return;
     Copy(s);
     rec->Step(L, theta, state, final);
   }
