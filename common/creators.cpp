@@ -76,6 +76,18 @@ MarkerIndex AddBodyRigidMarker(Model& m, ObjectIndex body, const Vector3D& local
   return m.AddMarker(mk);
 }
 
+/// Adds a LoadMassProportional (with its MarkerBodyMass) if gravity is nonzero.
+void AddGravity(Model& m, ObjectIndex body, const Vector3D& gravity, MarkerIndex& marker, LoadIndex& load) {
+  if (gravity[0] == 0 && gravity[1] == 0 && gravity[2] == 0) return;
+  MarkerBodyMass bm;
+  bm.bodyNumber = body;
+  marker = m.AddMarker(bm);
+  LoadMassProportional g;
+  g.markerNumber = marker;
+  g.loadVector = gravity;
+  load = m.AddLoad(g);
+}
+
 Real Distance(const Vector3D& a, const Vector3D& b) {
   return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
@@ -170,15 +182,7 @@ MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D
     b.nodeNumber = r.node;
     r.body = m.AddObject(b);
   }
-  if (gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0) {
-    MarkerBodyMass bm;
-    bm.bodyNumber = r.body;
-    r.bodyMassMarker = m.AddMarker(bm);
-    LoadMassProportional g;
-    g.markerNumber = r.bodyMassMarker;
-    g.loadVector = gravity;
-    r.gravityLoad = m.AddLoad(g);
-  }
+  AddGravity(m, r.body, gravity, r.bodyMassMarker, r.gravityLoad);
   return r;
 }
 
@@ -199,14 +203,7 @@ RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vect
   b.physicsCenterOfMass = physicsCenterOfMass;
   b.nodeNumber = r.node;
   r.body = m.AddObject(b);
-  if (gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0) {
-    MarkerBodyMass bm;
-    bm.bodyNumber = r.body;
-    LoadMassProportional g;
-    g.markerNumber = m.AddMarker(bm);
-    g.loadVector = gravity;
-    r.gravityLoad = m.AddLoad(g);
-  }
+  AddGravity(m, r.body, gravity, r.bodyMassMarker, r.gravityLoad);
   return r;
 }
 
@@ -274,15 +271,7 @@ RigidBodyItems CreateRigidBody(Model& m, const std::string& name, const Vector3D
   b.physicsCenterOfMass = inertia.centerOfMass;
   b.nodeNumber = r.node;
   r.body = m.AddObject(b);
-  if (gravity[0] != 0 || gravity[1] != 0 || gravity[2] != 0) {
-    MarkerBodyMass bm;
-    bm.bodyNumber = r.body;
-    r.bodyMassMarker = m.AddMarker(bm);
-    LoadMassProportional g;
-    g.markerNumber = r.bodyMassMarker;
-    g.loadVector = gravity;
-    r.gravityLoad = m.AddLoad(g);
-  }
+  AddGravity(m, r.body, gravity, r.bodyMassMarker, r.gravityLoad);
   return r;
 }
 

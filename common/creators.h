@@ -33,7 +33,8 @@ MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D
 struct RigidBody2DItems {
   NodeIndex node;
   ObjectIndex body;
-  LoadIndex gravityLoad;
+  MarkerIndex bodyMassMarker;  ///< valid only when gravity was added
+  LoadIndex gravityLoad;       ///< valid only when gravity was added
 };
 RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vector2D& referencePosition,
                                    Real referenceAngle, Real physicsMass, Real physicsInertia,

@@ -33,6 +33,18 @@ int BatchResult::CountStatus(SolveStatus s) const {
   return n;
 }
 
+BatchResult MakeEmptyResult(const BatchProblem& p, const std::string& backend) {
+  BatchResult r;
+  r.backend = backend;
+  r.nSystems = p.nSystems;
+  r.nValues = p.NumValues();
+  r.values.assign(static_cast<size_t>(r.nSystems) * static_cast<size_t>(r.nValues),
+                  std::numeric_limits<Real>::quiet_NaN());
+  r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
+  r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
+  return r;
+}
+
 BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std::vector<Real>& parameters,
                        DynamicSolverType solver, const SimulationSettings& settings, CompiledObjectives objectives) {
   const int np = map.NumParameters();
@@ -121,14 +133,7 @@ class CpuEvaluator final : public Evaluator {
   BatchResult Evaluate(const BatchProblem& p) override {
     CheckBatchProblem(p);
     const auto t0 = std::chrono::steady_clock::now();
-    BatchResult r;
-    r.backend = Name();
-    r.nSystems = p.nSystems;
-    r.nValues = p.NumValues();
-    r.values.assign(static_cast<size_t>(r.nSystems) * static_cast<size_t>(r.nValues),
-                    std::numeric_limits<Real>::quiet_NaN());
-    r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
-    r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
+    BatchResult r = MakeEmptyResult(p, Name());
     const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
     const ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
     const LayoutView L = p.layout->View();

@@ -51,6 +51,10 @@ struct BatchResult {
   int CountStatus(SolveStatus s) const;
 };
 
+/// A result for problem p from evaluator `backend` with every value NaN and every status ok
+/// (backends fill in what they evaluate).
+BatchResult MakeEmptyResult(const BatchProblem& p, const std::string& backend);
+
 /// Evaluates batches; implementations are thread-compatible (one Evaluate at a time).
 class Evaluator {
  public:

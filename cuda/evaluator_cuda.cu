@@ -11,6 +11,7 @@
 #include "common/system_runner.h"
 #include "cuda/device_buffer.h"
 #include "cuda/evaluator_cuda.h"
+#include "cpu/solver_internal.h"
 
 namespace mbsweep {
 
@@ -27,13 +28,35 @@ constexpr FusedLaunchPolicy FusedPolicy(int capacity) {
   return FusedLaunchPolicy{capacity <= 16 ? 128 : capacity <= 32 ? 64 : 32};
 }
 
-/// One thread integrates one system of the chunk.
+/// The per-system integrators the fused kernel can run: generalized-alpha and explicit RK.
 template <int C>
-__global__ void FusedGeneralizedAlphaKernel(LayoutView L, const Real* __restrict__ theta, int nTheta, int nSystems,
-                                            GeneralizedAlphaParameters P, ObjectiveSet set,
-                                            const Real* __restrict__ signal, const unsigned char* __restrict__ skip,
-                                            Real* __restrict__ values, int nValues, int* __restrict__ status,
-                                            SolveInfo* __restrict__ info) {
+struct GeneralizedAlphaRunner {
+  using Params = GeneralizedAlphaParameters;
+  static constexpr int kWork = GeneralizedAlphaWorkBound(C);
+  template <class Observer>
+  __device__ static SolveInfo Run(const LayoutView& L, const Real* theta, const Params& P, Real* work,
+                                  FixedLU<C>& la, Observer& obs) {
+    return RunGeneralizedAlphaSystem<C>(L, theta, P, work, la, obs);
+  }
+};
+template <int C>
+struct ExplicitRunner {
+  using Params = ExplicitParameters;
+  static constexpr int kWork = ExplicitWorkBound(C);
+  template <class Observer>
+  __device__ static SolveInfo Run(const LayoutView& L, const Real* theta, const Params& P, Real* work,
+                                  FixedLU<C>& la, Observer& obs) {
+    return RunExplicitSystem<C>(L, theta, P, work, la, obs);
+  }
+};
+
+/// One thread integrates one system of the chunk: theta row in, objective values, status and
+/// counters out; the state, Jacobian and LU stay in the thread's registers/local memory.
+template <int C, template <int> class Runner>
+__global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nTheta, int nSystems,
+                            typename Runner<C>::Params P, ObjectiveSet set, const Real* __restrict__ signal,
+                            const unsigned char* __restrict__ skip, Real* __restrict__ values, int nValues,
+                            int* __restrict__ status, SolveInfo* __restrict__ info) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= nSystems) return;
   Real* out = values + static_cast<size_t>(i) * nValues;
@@ -45,10 +68,10 @@ __global__ void FusedGeneralizedAlphaKernel(LayoutView L, const Real* __restrict
     return;
   }
   const Real* row = theta + static_cast<size_t>(i) * nTheta;
-  Real work[GeneralizedAlphaWorkBound(C)];
+  Real work[Runner<C>::kWork];
   FixedLU<C> la;
   ObjectiveObserver<> obs(L, row, set, signal);
-  const SolveInfo r = RunGeneralizedAlphaSystem<C>(L, row, P, work, la, obs);
+  const SolveInfo r = Runner<C>::Run(L, row, P, work, la, obs);
   info[i] = r;
   status[i] = static_cast<int>(r.status);
   if (r.status == SolveStatus::ok) {
@@ -104,18 +127,13 @@ class CudaEvaluator final : public Evaluator {
   BatchResult Evaluate(const BatchProblem& p) override {
     CheckBatchProblem(p);
     const auto t0 = std::chrono::steady_clock::now();
-    BatchResult r;
-    r.backend = Name();
-    r.nSystems = p.nSystems;
-    r.nValues = p.NumValues();
-    r.values.assign(static_cast<size_t>(r.nSystems) * static_cast<size_t>(r.nValues),
-                    std::numeric_limits<Real>::quiet_NaN());
-    r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
-    r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
+    BatchResult r = MakeEmptyResult(p, Name());
     if (p.nSystems == 0) return r;
 
     const DeviceMemoryPlan plan = PlanDeviceMemory(p);
     const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
+    const ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
+    const bool explicitSolver = IsExplicitSolverType(p.solver);
     DeviceLayout dl;
     dl.Upload(*p.layout, stream_);
     DeviceBuffer<Real> dSignal;
@@ -145,8 +163,13 @@ class CudaEvaluator final : public Evaluator {
       for (size_t k = 0; k < n; ++k) skip[k] = p.rowErrors[begin + k].empty() ? 0 : 1;
       dTheta.CopyFromHost(p.theta.data() + begin * static_cast<size_t>(nt), n * static_cast<size_t>(nt), stream_);
       dSkip.CopyFromHost(skip.data(), n, stream_);
-      Launch(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), P, p.objectives.set, dSignal.get(),
-             dSkip.get(), dValues.get(), nv, dStatus.get(), dInfo.get());
+      if (explicitSolver)
+        Launch<ExplicitRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), E, p.objectives.set,
+                               dSignal.get(), dSkip.get(), dValues.get(), nv, dStatus.get(), dInfo.get());
+      else
+        Launch<GeneralizedAlphaRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), P,
+                                       p.objectives.set, dSignal.get(), dSkip.get(), dValues.get(), nv,
+                                       dStatus.get(), dInfo.get());
       dValues.CopyToHost(r.values.data() + begin * static_cast<size_t>(nv), n * static_cast<size_t>(nv), stream_);
       dStatus.CopyToHost(status.data(), n, stream_);
       dInfo.CopyToHost(r.info.data() + begin, n, stream_);
@@ -158,28 +181,18 @@ class CudaEvaluator final : public Evaluator {
   }
 
  private:
-  void Launch(int capacity, const LayoutView& L, const Real* theta, int nt, int n, const GeneralizedAlphaParameters& P,
-              const ObjectiveSet& set, const Real* signal, const unsigned char* skip, Real* values, int nv, int* status,
-              SolveInfo* info) {
+  /// Launches the fused kernel of the model's capacity with the capacity's launch policy.
+  template <template <int> class Runner, class Params>
+  void Launch(int capacity, const LayoutView& L, const Real* theta, int nt, int n, const Params& P,
+              const ObjectiveSet& set, const Real* signal, const unsigned char* skip, Real* values, int nv,
+              int* status, SolveInfo* info) {
     const int block = FusedPolicy(capacity).blockSize;
     const int grid = (n + block - 1) / block;
     switch (capacity) {
-      case 8:
-        FusedGeneralizedAlphaKernel<8><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv,
-                                                                    status, info);
-        break;
-      case 16:
-        FusedGeneralizedAlphaKernel<16><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv,
-                                                                     status, info);
-        break;
-      case 32:
-        FusedGeneralizedAlphaKernel<32><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv,
-                                                                     status, info);
-        break;
-      case 64:
-        FusedGeneralizedAlphaKernel<64><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv,
-                                                                     status, info);
-        break;
+      case 8: FusedKernel<8, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
+      case 16: FusedKernel<16, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
+      case 32: FusedKernel<32, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
+      case 64: FusedKernel<64, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
       default:
         throw ValidationError("CUDA evaluator: models with more than 64 unknowns are not supported by the fused "
                               "kernels (this model needs capacity " + std::to_string(capacity) + ")");
@@ -215,8 +228,9 @@ DeviceMemoryPlan PlanDeviceMemory(const BatchProblem& p) {
   plan.globalBytesPerSystem = static_cast<size_t>(p.ThetaSize()) * sizeof(Real) +
                               static_cast<size_t>(p.NumValues()) * sizeof(Real) + sizeof(int) + sizeof(SolveInfo) + 1;
   const size_t c = static_cast<size_t>(plan.capacity);
-  plan.localBytesPerThread = c * c * sizeof(Real) + c * sizeof(int) +
-                             static_cast<size_t>(GeneralizedAlphaWorkBound(plan.capacity)) * sizeof(Real) +
+  const int workBound = IsExplicitSolverType(p.solver) ? ExplicitWorkBound(plan.capacity)
+                                                       : GeneralizedAlphaWorkBound(plan.capacity);
+  plan.localBytesPerThread = c * c * sizeof(Real) + c * sizeof(int) + static_cast<size_t>(workBound) * sizeof(Real) +
                              sizeof(ObjectiveObserver<>);
   return plan;
 }

@@ -12,6 +12,7 @@
 
 #include "common/explicit_rk.h"
 #include "cpu/simulation.h"
+#include "cpu/solver_internal.h"
 #include "tests/cpu/test_util.h"
 
 namespace mbsweep {
@@ -109,22 +110,7 @@ DirectRun RunDirect(Simulation& sim, const ExplicitParameters& P) {
 }
 
 ExplicitParameters ParametersOf(const SimulationSettings& s, DynamicSolverType type) {
-  const auto& ti = s.timeIntegration;
-  ExplicitParameters p;
-  p.solverType = type;
-  p.startTime = ti.startTime;
-  p.endTime = ti.endTime;
-  p.numberOfSteps = ti.numberOfSteps;
-  p.automaticStepSize = ti.automaticStepSize;
-  p.absoluteTolerance = ti.absoluteTolerance;
-  p.relativeTolerance = ti.relativeTolerance;
-  p.initialStepSize = ti.initialStepSize;
-  p.minimumStepSize = ti.minimumStepSize;
-  p.stepSizeMaxIncrease = ti.stepSizeMaxIncrease;
-  p.stepSizeSafety = ti.stepSizeSafety;
-  p.reuseConstantMassMatrix = ti.reuseConstantMassMatrix;
-  p.computeEndOfStepAccelerations = ti.explicitIntegration.computeEndOfStepAccelerations;
-  return p;
+  return ToExplicitParameters(s, type);
 }
 
 const DynamicSolverType kExplicitTypes[] = {

@@ -8,6 +8,8 @@
 
 #include "common/generalized_alpha.h"
 #include "common/objectives.h"
+#include "common/system_runner.h"
+#include "cpu/batch.h"
 #include "common/objectives_host.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
@@ -15,7 +17,6 @@
 namespace mbsweep {
 
 // Defined in cpu/solver_implicit.cpp (the settings mapping SolveDynamic uses).
-GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type);
 
 namespace {
 
@@ -85,33 +86,10 @@ template <class Obs>
 SolveInfo RunWithObserver(Simulation& sim, const SimulationSettings& settings, Obs& obs) {
   const LayoutView L = sim.GetLayout().View();
   const SystemState s0 = sim.InitialState();
-  const int n2 = L.nODE2, n1 = L.nODE1, nA = L.nAE, N = n2 + n1 + nA;
-  std::vector<Real> buf(static_cast<size_t>(8 * n2 + 4 * n1 + 3 * nA + 2 * N + n2), 0.);
-  Real* p = buf.data();
-  auto take = [&p](int n) {
-    Real* r = p;
-    p += n;
-    return r;
-  };
+  const int N = L.nODE2 + L.nODE1 + L.nAE;
+  std::vector<Real> buf(static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 1, 0.);
   GeneralizedAlphaWork w;
-  w.q = take(n2);
-  w.v = take(n2);
-  w.a = take(n2);
-  w.aAlg = take(n2);
-  w.lambda = take(nA);
-  w.y = take(n1);
-  w.yt = take(n1);
-  w.qn = take(n2);
-  w.vn = take(n2);
-  w.an = take(n2);
-  w.aAlgN = take(n2);
-  w.yn = take(n1);
-  w.ytn = take(n1);
-  w.res = take(N);
-  w.delta = take(N);
-  w.f2 = take(n2);
-  w.ae = take(nA);
-  w.ae2 = take(nA);
+  MakeGeneralizedAlphaWork(L, buf.data(), w);
   std::copy(s0.q.begin(), s0.q.end(), w.q);
   std::copy(s0.v.begin(), s0.v.end(), w.v);
   std::copy(s0.y.begin(), s0.y.end(), w.y);
