@@ -431,11 +431,23 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
   Real fLoc[kMaxConnectorCoords];
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
-    const ObjectRecord o = GetObjectRecord(L, i);
-    if (HasLocalRHS(k)) {
+    if (k == ObjectKind::ConnectorCoordinateSpringDamper) {  // applied directly to the two coordinates
+      const ObjectRecord o = GetObjectRecord(L, i);
+      if (!o.extra[2]) continue;
+      const Real* p = theta + L.object[i].theta;  // stiffness, damping, offset
+      const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
+      const int g0 = n0 ? o.ltgODE2[0] : -1, g1 = n1 ? o.ltgODE2[n0] : -1;
+      const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
+      const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
+      const Real force = p[0] * (dq - p[2]) + p[1] * dv;
+      if (g0 >= 0) f[g0] += force;
+      if (g1 >= 0) f[g1] -= force;
+    } else if (HasLocalRHS(k)) {
+      const ObjectRecord o = GetObjectRecord(L, i);
       ObjectLocalRHS(L, theta, q, v, i, fLoc);
       for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += fLoc[a];
     } else if (k == ObjectKind::GenericODE2) {
+      const ObjectRecord o = GetObjectRecord(L, i);
       const int n = o.nLocalODE2;
       const Real* p = theta + L.object[i].theta;
       if (o.extra[0]) p += n * n;
