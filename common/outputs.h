@@ -254,7 +254,7 @@ MBS_HD_NOINLINE int SensorOutput(const LayoutView& L, const Real* theta, const S
         Real val = 0;
         if (ovt == OVT::Displacement) val = q1 - q0;
         else if (ovt == OVT::Velocity) val = v1 - v0;
-        else if (ovt == OVT::Force) val = p[0] * (q1 - q0 - p[2]) + p[1] * (v1 - v0);
+        else if (ovt == OVT::Force) val = CoordinateSpringDamperForce(p, q1 - q0, v1 - v0);
         else return 0;
         if (cap > 0) out[0] = val;
         return 1;

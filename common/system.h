@@ -245,6 +245,10 @@ MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int
   for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jrot[0][j] * m[0] + k.Jrot[1][j] * m[1] + k.Jrot[2][j] * m[2];
 }
 
+/// Force of ObjectConnectorCoordinateSpringDamper (p: stiffness, damping, offset) for the
+/// coordinate difference dq = q1 - q0 and velocity difference dv.
+MBS_HD_INLINE Real CoordinateSpringDamperForce(const Real* p, Real dq, Real dv) { return p[0] * (dq - p[2]) + p[1] * dv; }
+
 /// Local right-hand side of a connector over [marker0 coords, marker1 coords].
 MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                      Real* fLoc) {
@@ -277,14 +281,13 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
     AddTorque(s.k1, -m, fLoc, s.k0.n);
   } else if (kind == ObjectKind::ConnectorCoordinateSpringDamper) {
     if (!o.extra[2]) return;
-    const Real* p = theta + L.object[obj].theta;  // stiffness, damping, offset
     Real q0, v0, q1, v1;
     MarkerCoordinate(L, q, v, nullptr, o.extra[0], q0, v0);
     MarkerCoordinate(L, q, v, nullptr, o.extra[1], q1, v1);
-    const Real f = p[0] * (q1 - q0 - p[2]) + p[1] * (v1 - v0);
+    const Real f = CoordinateSpringDamperForce(theta + L.object[obj].theta, q1 - q0, v1 - v0);
     const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
     if (n0) fLoc[0] += f;
-    if (GetMarkerRecord(L, o.extra[1]).nCoords) fLoc[n0] -= f;
+    if (o.nLocalODE2 > n0) fLoc[n0] -= f;
   }
 }
 
@@ -439,7 +442,7 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
       const int g0 = n0 ? o.ltgODE2[0] : -1, g1 = n1 ? o.ltgODE2[n0] : -1;
       const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
       const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
-      const Real force = p[0] * (dq - p[2]) + p[1] * dv;
+      const Real force = CoordinateSpringDamperForce(p, dq, dv);
       if (g0 >= 0) f[g0] += force;
       if (g1 >= 0) f[g1] -= force;
     } else if (HasLocalRHS(k)) {
