@@ -18,6 +18,10 @@ import re
 import subprocess
 import sys
 import time
+import warnings
+
+# Exudyn 1.12+ warns that physicsMass (the name the reference notes use) is deprecated
+warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VENV = os.path.join(HERE, ".venv")
