@@ -411,7 +411,12 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
-    if (IsMassBody(k)) {
+    if (k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
+        k == ObjectKind::RotationalMass1D) {  // diagonal: mass (or inertia) on each coordinate
+      const Real m = theta[L.object[i].theta];
+      if (m != 0)
+        for (int a = 0; a < o.nLocalODE2; ++a) M.add(o.ltgODE2[a], o.ltgODE2[a], m);
+    } else if (IsMassBody(k)) {
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)
