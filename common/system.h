@@ -416,6 +416,12 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
       const Real m = theta[L.object[i].theta];
       if (m != 0)
         for (int a = 0; a < o.nLocalODE2; ++a) M.add(o.ltgODE2[a], o.ltgODE2[a], m);
+    } else if (k == ObjectKind::RigidBody2D && theta[L.object[i].theta + 2] == 0 &&
+               theta[L.object[i].theta + 3] == 0) {  // centre of mass at the node: diag(m, m, J)
+      const Real* p = theta + L.object[i].theta;
+      M.add(o.ltgODE2[0], o.ltgODE2[0], p[0]);
+      M.add(o.ltgODE2[1], o.ltgODE2[1], p[0]);
+      M.add(o.ltgODE2[2], o.ltgODE2[2], p[1]);
     } else if (IsMassBody(k)) {
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
