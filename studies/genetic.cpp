@@ -1,0 +1,287 @@
+#include "studies/genetic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "common/rules.h"
+
+namespace mbsweep {
+
+const char* ChildDistributionName(ChildDistribution d) {
+  return d == ChildDistribution::Normal ? "normal" : "uniform";
+}
+
+ChildDistribution ParseChildDistribution(const std::string& name) {
+  if (name == "uniform") return ChildDistribution::Uniform;
+  if (name == "normal") return ChildDistribution::Normal;
+  throw ValidationError("GeneticOptimization: childDistribution \"" + name +
+                        "\" is invalid; expected \"uniform\" or \"normal\"");
+}
+
+std::vector<double> GeneticResult::Column(std::size_t k) const {
+  std::vector<double> c;
+  c.reserve(parameterHistory.size());
+  for (const auto& ind : parameterHistory) c.push_back(ind.at(k));
+  return c;
+}
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& what) { throw ValidationError("GeneticOptimization: " + what); }
+
+void CheckFinite(const char* field, double v) {
+  if (!std::isfinite(v)) Fail(std::string(field) + " = " + FormatReal(v) + " must be finite");
+}
+
+/// Exudyn's RandomNumber: value = vMax+1, redrawn while outside [vMin, vMax].
+double DrawChild(NumpyRandomState& rng, ChildDistribution dist, double a, double b, double vMin, double vMax) {
+  double value = vMax + 1;
+  while (value < vMin || value > vMax) {
+    if (dist == ChildDistribution::Uniform)
+      value = rng.Uniform(a, b);
+    else
+      value = rng.Normal(0.5 * (a + b), 0.5 * (b - a));
+  }
+  return value;
+}
+
+/// Indices of `values` sorted like numpy's np.sort(order='value') of (value, index) records:
+/// ascending value, NaN after every number, ties by index.
+std::vector<std::size_t> SortedOrder(const std::vector<double>& values) {
+  std::vector<std::size_t> order(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    const double a = values[i], b = values[j];
+    return a < b || (!std::isnan(a) && std::isnan(b));
+  });
+  return order;
+}
+
+}  // namespace
+
+void ValidateGeneticSetup(const std::vector<GeneticParameter>& parameters, const GeneticOptions& o) {
+  if (parameters.empty()) Fail("no parameters given");
+  std::set<std::string> seen;
+  for (std::size_t k = 0; k < parameters.size(); ++k) {
+    const GeneticParameter& p = parameters[k];
+    const std::string who = "parameter " + std::to_string(k) + " '" + p.name + "'";
+    if (p.name.empty()) Fail(who + ": name must not be empty");
+    if (!seen.insert(p.name).second) Fail(who + ": duplicate name");
+    if (!std::isfinite(p.min) || !std::isfinite(p.max))
+      Fail(who + ": range (" + FormatReal(p.min) + ", " + FormatReal(p.max) + ") must be finite");
+    if (!(p.max - p.min > 0))
+      Fail(who + ": range (" + FormatReal(p.min) + ", " + FormatReal(p.max) +
+           ") has negative or zero range (max - min must be > 0)");
+  }
+  if (o.populationSize < 1) Fail("populationSize = " + std::to_string(o.populationSize) + " must be >= 1");
+  if (o.numberOfGenerations < 1)
+    Fail("numberOfGenerations = " + std::to_string(o.numberOfGenerations) + " must be >= 1");
+  if (o.initialPopulationSize == 0) Fail("initialPopulationSize = 0 must be >= 1 (or < 0: populationSize)");
+  CheckFinite("elitistRatio", o.elitistRatio);
+  CheckFinite("crossoverProbability", o.crossoverProbability);
+  CheckFinite("crossoverAmount", o.crossoverAmount);
+  CheckFinite("rangeReductionFactor", o.rangeReductionFactor);
+  CheckFinite("distanceFactor", o.distanceFactor);
+  if (o.randomizerInitialization &&
+      (*o.randomizerInitialization < 0 || *o.randomizerInitialization > std::int64_t{0xFFFFFFFF}))
+    Fail("randomizerInitialization = " + std::to_string(*o.randomizerInitialization) +
+         " must lie in 0 .. 2^32-1");
+}
+
+GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
+                                  const GeneticOptions& options, NumpyRandomState* random) {
+  ValidateGeneticSetup(parameters, options);
+  if (!objective) Fail("no objective function given");
+
+  NumpyRandomState own;
+  NumpyRandomState& rng = random ? *random : own;
+  if (options.randomizerInitialization)
+    rng.Seed(*options.randomizerInitialization);
+  else if (!random)
+    rng.Seed(static_cast<std::int64_t>(std::random_device{}()));
+
+  const std::size_t dim = parameters.size();
+  const int populationSize = options.populationSize;
+  const int G = options.numberOfGenerations;
+  const int initialPopulationSize =
+      options.initialPopulationSize < 0 ? populationSize : options.initialPopulationSize;
+
+  // survivors: int(elitistRatio*populationSize), at least 1
+  const double sReal = std::trunc(options.elitistRatio * populationSize);
+  const std::size_t S = sReal >= 1 ? static_cast<std::size_t>(std::min(sReal, 1e15)) : 1;
+  double distanceFactor = options.distanceFactor;
+  if (distanceFactor >= 1) distanceFactor = 0.5;
+  const int distanceFactorGenerations =
+      options.distanceFactorGenerations < 0 ? G + 1 : options.distanceFactorGenerations;
+
+  std::vector<double> ranges(dim);
+  for (std::size_t k = 0; k < dim; ++k) ranges[k] = parameters[k].max - parameters[k].min;
+
+  GeneticResult result;
+  result.survivingIndividuals = static_cast<int>(S);
+  for (const auto& p : parameters) result.names.push_back(p.name);
+
+  // 1. initial population
+  GeneticIndividuals current(static_cast<std::size_t>(initialPopulationSize), std::vector<double>(dim));
+  for (auto& ind : current)
+    for (std::size_t k = 0; k < dim; ++k) ind[k] = rng.Uniform(parameters[k].min, parameters[k].max);
+
+  GeneticIndividuals survivors;        // not re-evaluated
+  std::vector<double> survivorValues;
+
+  for (int g = 0; g < G; ++g) {
+    // 2. evaluate the generation as one batch
+    std::vector<double> values = objective(current);
+    if (values.size() != current.size())
+      Fail("the objective returned " + std::to_string(values.size()) + " values for " +
+           std::to_string(current.size()) + " individuals (generation " + std::to_string(g) + ")");
+    const std::size_t first = result.valueHistory.size();
+    result.generationOffsets.push_back(first);
+    if (options.onGeneration) options.onGeneration(g, first, current, values);
+    result.parameterHistory.insert(result.parameterHistory.end(), current.begin(), current.end());
+    result.valueHistory.insert(result.valueHistory.end(), values.begin(), values.end());
+
+    // pool = this generation + previous survivors (with their stored values)
+    current.insert(current.end(), survivors.begin(), survivors.end());
+    values.insert(values.end(), survivorValues.begin(), survivorValues.end());
+    const std::vector<std::size_t> sorted = SortedOrder(values);
+
+    if (g == G - 1) {
+      // 4. optimum
+      result.optimumParameters = current[sorted[0]];
+      result.optimumValue = values[sorted[0]];
+      break;
+    }
+
+    // 3. selection
+    const double relativeRange = std::pow(options.rangeReductionFactor, static_cast<double>(g + 1));
+    survivors.clear();
+    survivorValues.clear();
+    const std::size_t nSurviving = std::min(S, sorted.size());
+    if (distanceFactor == 0 || g >= distanceFactorGenerations) {
+      for (std::size_t i = 0; i < nSurviving; ++i) {
+        survivors.push_back(current[sorted[i]]);
+        survivorValues.push_back(values[sorted[i]]);
+      }
+    } else {
+      const std::size_t nGen = current.size();
+      std::vector<double> distance(nGen, 1.0);
+      for (std::size_t i = 0, j = 0; i < nSurviving && j < sorted.size();) {
+        const std::size_t iInd = sorted[j++];
+        if (!(distance[iInd] > distanceFactor)) continue;
+        const std::vector<double>& ind = current[iInd];
+        survivors.push_back(ind);
+        survivorValues.push_back(values[iInd]);
+        ++i;
+        for (std::size_t k = 0; k < nGen; ++k) {
+          double d = 0;
+          for (std::size_t q = 0; q < dim; ++q) {
+            const double dx = ind[q] - current[k][q];
+            d += dx * dx / (ranges[q] * ranges[q]);
+          }
+          d = std::sqrt(d / static_cast<double>(dim));
+          if (d < distance[k]) distance[k] = d;
+        }
+      }
+    }
+
+    // children
+    current.clear();
+    const std::size_t genSize = survivors.size();
+    int p = 0;
+    while (p < populationSize && genSize != 0) {
+      for (std::size_t s = 0; s < genSize; ++s) {
+        std::size_t parentIndex[2] = {s, s};
+        int nParents = 1;
+        if (options.crossoverProbability > 0) {
+          if (rng.Random() < options.crossoverProbability) {
+            nParents = 2;
+            parentIndex[0] = static_cast<std::size_t>(rng.RandInt(static_cast<std::int64_t>(genSize)));
+            parentIndex[1] = static_cast<std::size_t>(rng.RandInt(static_cast<std::int64_t>(genSize)));
+            // the crossover decision per gene; its result is overwritten by the mutation below
+            for (std::size_t k = 0; k < dim; ++k) (void)rng.Random();
+          }
+        }
+        for (int pi = 0; pi < nParents; ++pi) {
+          const std::vector<double>& parent = survivors[parentIndex[pi]];
+          std::vector<double> child(dim);
+          for (std::size_t k = 0; k < dim; ++k) {
+            const double r = ranges[k] * relativeRange;
+            double pBegin = parent[k] - 0.5 * r;
+            double pEnd = parent[k] + 0.5 * r;
+            if (pBegin < parameters[k].min) pBegin = parameters[k].min;
+            if (pEnd > parameters[k].max) pEnd = parameters[k].max;
+            child[k] = DrawChild(rng, options.childDistribution, pBegin, pEnd, parameters[k].min, parameters[k].max);
+          }
+          if (p < populationSize) {
+            current.push_back(std::move(child));
+            ++p;
+          }
+        }
+      }
+    }
+  }
+  result.generationOffsets.push_back(result.valueHistory.size());
+  return result;
+}
+
+// ----------------------------------------------------------------------------------------
+// Generations as mbsweep batches
+// ----------------------------------------------------------------------------------------
+
+std::vector<double> EvaluateGenerationBatch(Evaluator& evaluator, const Layout& layout, const ParameterMap& map,
+                                            const GeneticIndividuals& individuals, DynamicSolverType solver,
+                                            const SimulationSettings& settings, const CompiledObjectives& objectives,
+                                            int column, BatchResult* result) {
+  const int nValues = objectives.set.NumValues();
+  if (column < 0 || column >= nValues)
+    throw ValidationError("EvaluateGenerationBatch: column " + std::to_string(column) +
+                          " is out of range; the objective set has " + std::to_string(nValues) + " values");
+  const std::size_t np = static_cast<std::size_t>(map.NumParameters());
+  std::vector<Real> rows;
+  rows.reserve(individuals.size() * np);
+  for (std::size_t i = 0; i < individuals.size(); ++i) {
+    if (individuals[i].size() != np)
+      throw ValidationError("EvaluateGenerationBatch: individual " + std::to_string(i) + " has " +
+                            std::to_string(individuals[i].size()) + " values, the parameter map has " +
+                            std::to_string(np) + " parameters");
+    rows.insert(rows.end(), individuals[i].begin(), individuals[i].end());
+  }
+  std::vector<double> out(individuals.size(), std::numeric_limits<double>::quiet_NaN());
+  if (individuals.empty()) return out;
+  const BatchProblem problem = MakeBatch(layout, map, rows, solver, settings, objectives);
+  BatchResult r = evaluator.Evaluate(problem);
+  for (int i = 0; i < r.nSystems && static_cast<std::size_t>(i) < out.size(); ++i)
+    if (r.status[static_cast<std::size_t>(i)] == SolveStatus::ok) out[static_cast<std::size_t>(i)] = r.Value(i, column);
+  if (result) *result = std::move(r);
+  return out;
+}
+
+GeneticObjective MakeBatchObjective(Evaluator& evaluator, const Layout& layout, const ParameterMap& map,
+                                    const std::vector<GeneticParameter>& parameters, DynamicSolverType solver,
+                                    const SimulationSettings& settings, const CompiledObjectives& objectives,
+                                    int column) {
+  const std::vector<std::string>& names = map.ParameterNames();
+  bool same = names.size() == parameters.size();
+  for (std::size_t k = 0; same && k < names.size(); ++k) same = names[k] == parameters[k].name;
+  if (!same) {
+    std::string a, b;
+    for (const auto& n : names) a += (a.empty() ? "" : ", ") + n;
+    for (const auto& p : parameters) b += (b.empty() ? "" : ", ") + p.name;
+    throw ValidationError("MakeBatchObjective: the parameter map's parameters (" + a +
+                          ") differ from the optimized parameters (" + b + "); they must be the same, in order");
+  }
+  const int nValues = objectives.set.NumValues();
+  if (column < 0 || column >= nValues)
+    throw ValidationError("MakeBatchObjective: column " + std::to_string(column) +
+                          " is out of range; the objective set has " + std::to_string(nValues) + " values");
+  return [&evaluator, &layout, &map, solver, settings, objectives, column](const GeneticIndividuals& individuals) {
+    return EvaluateGenerationBatch(evaluator, layout, map, individuals, solver, settings, objectives, column);
+  };
+}
+
+}  // namespace mbsweep
