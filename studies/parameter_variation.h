@@ -1,0 +1,88 @@
+/// @file parameter_variation.h
+/// ParameterVariation with the semantics of Exudyn's exudyn.processing.ParameterVariation
+/// (shared/reference/exudyn-semantics.md §1.1, §1.3): the full tensor grid of a
+/// ParameterGrid (first parameter slowest) is evaluated in grid order and the values are
+/// returned in grid order together with the grid (Exudyn returns [parameterDict, values]).
+///
+/// Unlike Exudyn, which calls the parameter function once per point, the grid is evaluated
+/// chunk by chunk: evaluateChunk receives at most chunkSize points (each one value per
+/// parameter, in grid-parameter order) and returns one value per point (NaN for a failed
+/// evaluation; the variation keeps going). Memory is bounded by one chunk of points plus the
+/// N values. With MakeGridObjective a chunk is one mbsweep batch on an Evaluator.
+///
+/// Results file (optional): Exudyn's 'parameter variation' format (results_file.h), header
+/// from MakeResultsHeader(grid, resultsFile, processingMode), then one line per grid point
+/// "globalIndex, value, p1, ..., pN[, computationIndex]" with globalIndex = the flat grid
+/// index, the value as Python's str() ("nan" for NaN), the parameters as in Exudyn (ints for
+/// int-type parameters) and computationIndex (= globalIndex) if addComputationIndex. Exudyn
+/// appends a line after each evaluation; here each chunk's lines are appended and flushed at
+/// once, so a file cut short ends at a chunk boundary. Host only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/objectives_host.h"
+#include "common/parameters.h"
+#include "cpu/batch.h"
+#include "cpu/simulation_settings.h"
+#include "studies/grid.h"
+
+namespace mbsweep {
+
+/// Points of one chunk: points[r] holds the grid's parameter values of point r.
+using GridPoints = std::vector<std::vector<double>>;
+/// Evaluates one chunk; returns exactly points.size() values (NaN: failed).
+using GridChunkObjective = std::function<std::vector<double>(const GridPoints& points)>;
+
+struct ParameterVariationOptions {
+  /// Points per evaluateChunk call (>= 1).
+  std::uint64_t chunkSize = 4096;
+  /// Results file path; empty: none is written.
+  std::string resultsFile;
+  /// Written as "(processing=<mode>)" in the header's version line; Exudyn writes 'serial',
+  /// 'multiprocessing.Pool, numberOfThreads=N' or 'mpi4py, numberOfWorkers=N'.
+  std::string processingMode = "serial";
+  /// As Exudyn's addComputationIndex: rows of the results file end with the computationIndex
+  /// (the flat grid index) and the result's ComputationIndices() belong to the parameterDict.
+  /// (The header always names the computationIndex column, as in Exudyn.)
+  bool addComputationIndex = false;
+  /// Called after each chunk (after its results-file lines are flushed): first flat index,
+  /// the chunk's points and values.
+  std::function<void(std::uint64_t firstIndex, const GridPoints& points, const std::vector<double>& values)>
+      onChunk;
+};
+
+/// Result: the equivalent of Exudyn's [parameterDict, values].
+struct ParameterVariationResult {
+  ParameterGrid grid;               ///< the grid (parameterDict = Names() + Columns())
+  std::vector<double> values;       ///< one value per grid point, in grid order
+  bool addComputationIndex = false; ///< whether parameterDict has 'computationIndex'
+  std::uint64_t chunks = 0;         ///< number of evaluateChunk calls
+
+  std::vector<std::string> Names() const { return grid.Names(); }
+  /// parameterDict's columns (materializes N*dim values).
+  std::vector<std::vector<double>> Columns() const { return grid.Columns(); }
+  /// 0..N-1 (Exudyn's 'computationIndex' key).
+  std::vector<long long> ComputationIndices() const;
+};
+
+/// Evaluates every point of `grid` chunk by chunk in grid order. Throws ValidationError for
+/// chunkSize 0, an empty evaluateChunk, or a chunk answer with the wrong number of values;
+/// ValidationError/std::runtime_error from the results file. Exceptions of evaluateChunk
+/// propagate (the results file then holds the chunks before).
+ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const GridChunkObjective& evaluateChunk,
+                                            const ParameterVariationOptions& options = {});
+
+/// A chunk objective that evaluates the chunk as one mbsweep batch (EvaluateGenerationBatch:
+/// value column `column` of `objectives`, NaN for failed systems). The map's parameters must
+/// be the grid's parameters, in order (ValidationError otherwise, and for a bad column).
+/// evaluator, layout and map are referenced, not copied: they must outlive the objective.
+GridChunkObjective MakeGridObjective(Evaluator& evaluator, const Layout& layout, const ParameterMap& map,
+                                     const ParameterGrid& grid, DynamicSolverType solver,
+                                     const SimulationSettings& settings, const CompiledObjectives& objectives,
+                                     int column = 0);
+
+}  // namespace mbsweep
