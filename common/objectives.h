@@ -257,8 +257,8 @@ struct ObjectiveObserver {
   const Real* theta = nullptr;
   Inner* inner = nullptr;
   ObjectiveAccumulator acc;
-  Real nextSample = 0;
-  int samples = 0;  ///< number of sample times so far
+  WriteSchedule schedule;  ///< sampling times (the sensors' write-period rule)
+  int samples = 0;         ///< number of sample times so far
 
   MBS_HD ObjectiveObserver(const LayoutView& layout, const Real* thetaRow, const ObjectiveSet& set,
                            const Real* signalData, Inner* innerObserver = nullptr)
@@ -271,18 +271,18 @@ struct ObjectiveObserver {
     acc.Reset(*acc.set, acc.signalData);
     samples = 0;
     SampleAll(s);
-    nextSample = s.t + acc.set->samplePeriod;
+    schedule.period = acc.set->samplePeriod;
+    schedule.Start(s.t);
   }
 
   /// True if OnStep at time t samples the objectives (or the inner observer may need it).
-  MBS_HD bool Due(Real t, bool final) const { return inner || final || t >= nextSample - Real(1e-10); }
+  MBS_HD bool Due(Real t, bool final) const { return inner || schedule.Due(t, final); }
 
   MBS_HD void OnStep(const StateView& s, bool final) {
     if (inner) inner->OnStep(s, final);
-    if (s.t >= nextSample - Real(1e-10) || final) {
+    if (schedule.Due(s.t, final)) {
       SampleAll(s);
-      const Real next = nextSample + acc.set->samplePeriod;
-      nextSample = next > s.t ? next : s.t;
+      schedule.Advance(s.t);
     }
   }
 

@@ -36,6 +36,20 @@ MBS_HD_INLINE bool ObserverDue(O& o, Real t, bool final) {
   else return true;
 }
 
+/// Exudyn's write-period rule for sensors and objective samples: written at the start time,
+/// then after a step when t >= next - 1e-10 or at the final step; next advances by the period
+/// but never stays behind t. Period 0: every step.
+struct WriteSchedule {
+  Real period = 0;
+  Real next = 0;
+  MBS_HD_INLINE void Start(Real t0) { next = t0 + period; }
+  MBS_HD_INLINE bool Due(Real t, bool final) const { return final || t >= next - Real(1e-10); }
+  MBS_HD_INLINE void Advance(Real t) {
+    const Real n = next + period;
+    next = n > t ? n : t;
+  }
+};
+
 /// Largest number of values of one sensor handled by fixed-size buffers.
 constexpr int kMaxSensorValues = 64;
 

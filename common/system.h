@@ -26,30 +26,25 @@ struct NumDiff {
 // right-hand side (quadratic velocity terms).
 // ------------------------------------------------------------------------------------------
 
-/// True for objects that contribute a mass matrix through ObjectLocalMass.
+/// True for bodies with a node and a mass matrix (see ComputeMassMatrix).
 MBS_HD_INLINE bool IsMassBody(ObjectKind k) {
   return k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
          k == ObjectKind::RotationalMass1D || k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
 }
 
-/// Local mass matrix of a body with a single node; Mloc has nLocalODE2^2 entries.
+/// Local mass matrix of a body whose mass matrix is not diagonal (ObjectRigidBody2D with a
+/// centre-of-mass offset, ObjectRigidBody); Mloc has nLocalODE2^2 entries. Diagonal mass
+/// contributions are added directly by ComputeMassMatrix.
 MBS_HD_NOINLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
   const Real* p = theta + L.object[obj].theta;
   const ObjectRecord o = GetObjectRecord(L, obj);
   const int n = o.nLocalODE2;
   for (int i = 0; i < n * n; ++i) Mloc[i] = 0;
   switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::MassPoint:
-    case ObjectKind::MassPoint2D:
-    case ObjectKind::Mass1D:
-    case ObjectKind::RotationalMass1D:
-      for (int i = 0; i < n; ++i) Mloc[i * n + i] = p[0];
-      break;
     case ObjectKind::RigidBody2D: {
       const Real m = p[0], J = p[1];
       Mloc[0] = Mloc[4] = m;
       Mloc[8] = J;
-      if (p[2] == 0 && p[3] == 0) break;  // centre of mass at the node: no coupling terms
       const int node = o.extra[0];
       const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
       const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);

@@ -100,7 +100,7 @@ struct SensorRecorder::Sink {
 
 SensorRecorder::SensorRecorder(const Model& model, const Layout& layout, const SimulationSettings& settings,
                                const std::string& solverDescription) {
-  period_ = settings.solutionSettings.sensorsWritePeriod;
+  schedule_.period = settings.solutionSettings.sensorsWritePeriod;
   precision_ = settings.solutionSettings.outputPrecision;
   const auto& sensors = model.Sensors();
   stored.resize(sensors.size());
@@ -179,13 +179,13 @@ void SensorRecorder::Start(const LayoutView& L, const Real* theta, const SystemS
   for (auto& v : stored) v.clear();
   for (auto& v : last) v.clear();
   Record(L, theta, s);
-  nextWrite_ = s.t + period_;
+  schedule_.Start(s.t);
 }
 
 void SensorRecorder::Step(const LayoutView& L, const Real* theta, const SystemState& s, bool final) {
-  if (s.t >= nextWrite_ - 1e-10 || final) {
+  if (schedule_.Due(s.t, final)) {
     Record(L, theta, s);
-    nextWrite_ = std::max(nextWrite_ + period_, s.t);
+    schedule_.Advance(s.t);
   }
   if (final)
     for (auto& sink : sinks_)

@@ -52,7 +52,7 @@ class SensorRecorder {
   /// Records after an accepted step if the write period is due, or if final.
   void Step(const LayoutView& L, const Real* theta, const SystemState& s, bool final);
   /// True if Step at time t will record (the write period is due, or final).
-  bool Due(Real t, bool final) const { return final || t >= nextWrite_ - 1e-10; }
+  bool Due(Real t, bool final) const { return schedule_.Due(t, final); }
   /// Stored rows [t, values...] per sensor (storeInternal sensors only).
   std::vector<std::vector<std::vector<Real>>> stored;
   /// Last recorded values per sensor.
@@ -62,7 +62,7 @@ class SensorRecorder {
   void Record(const LayoutView& L, const Real* theta, const SystemState& s);
   struct Sink;
   std::vector<std::unique_ptr<Sink>> sinks_;
-  Real period_ = 0, nextWrite_ = 0;
+  WriteSchedule schedule_;
   int precision_ = 10;
 };
 
