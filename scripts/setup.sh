@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev)
+PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
+      libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

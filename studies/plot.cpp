@@ -1,0 +1,1 @@
+#include "studies/plot.h"

@@ -1,0 +1,3 @@
+/// @file plot.h
+/// PNG figures (contract; implemented by the plotting work item).
+#pragma once
