@@ -7,6 +7,16 @@
 
 namespace mbsweep {
 
+/// One measured channel of an identification: a sensor component against a CSV column.
+struct MeasuredChannel {
+  std::string sensor;        ///< sensor name (or index as text)
+  int component = 0;         ///< sensor output component
+  std::string file;          ///< CSV file (relative paths are relative to the study file)
+  int column = 1;            ///< CSV value column (0 = time)
+  std::string columnName;    ///< or by header name
+  double weight = 1.0;       ///< weight of this channel's RMS error
+};
+
 /// Local refinement after the genetic search.
 struct IdentificationOptions {
   std::string refinement = "NelderMead";  ///< "NelderMead" or "none"

@@ -108,16 +108,6 @@ enum class StudyType { None, ParameterVariation, Sampling, GeneticOptimization, 
 /// "None", "ParameterVariation", "Sampling", "GeneticOptimization", "Sensitivity", "Identification".
 const char* StudyTypeName(StudyType t);
 
-/// One measured channel of an identification: a sensor component against a CSV column.
-struct MeasuredChannel {
-  std::string sensor;        ///< sensor name (or index as text)
-  int component = 0;         ///< sensor output component
-  std::string file;          ///< CSV file (relative paths are relative to the study file)
-  int column = 1;            ///< CSV value column (0 = time)
-  std::string columnName;    ///< or by header name
-  double weight = 1.0;       ///< weight of this channel's RMS error
-};
-
 /// The `study:` section. Which members are used depends on `type`:
 ///  * ParameterVariation: `parameters` maps each name to Exudyn's tuple [begin, end, n]
 ///    (YAML ints without '.'/exponent are Python ints: Exudyn's int rule applies) or to
