@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <set>
 #include <utility>
 
 #include "common/rules.h"
+#include "studies/checkpoint.h"
+#include "studies/results_file.h"
 
 namespace mbsweep {
 
@@ -20,6 +23,17 @@ ChildDistribution ParseChildDistribution(const std::string& name) {
   if (name == "normal") return ChildDistribution::Normal;
   throw ValidationError("GeneticOptimization: childDistribution \"" + name +
                         "\" is invalid; expected \"uniform\" or \"normal\"");
+}
+
+const char* GeneticRandomStreamName(GeneticRandomStream s) {
+  return s == GeneticRandomStream::Numpy ? "numpy" : "philox";
+}
+
+GeneticRandomStream ParseGeneticRandomStream(const std::string& name) {
+  if (name == "numpy") return GeneticRandomStream::Numpy;
+  if (name == "philox") return GeneticRandomStream::Philox;
+  throw ValidationError("GeneticOptimization: randomStream \"" + name +
+                        "\" is invalid; expected \"numpy\" or \"philox\"");
 }
 
 std::vector<double> GeneticResult::Column(std::size_t k) const {
@@ -38,7 +52,8 @@ void CheckFinite(const char* field, double v) {
 }
 
 /// Exudyn's RandomNumber: value = vMax+1, redrawn while outside [vMin, vMax].
-double DrawChild(NumpyRandomState& rng, ChildDistribution dist, double a, double b, double vMin, double vMax) {
+template <class Draws>
+double DrawChild(Draws& rng, ChildDistribution dist, double a, double b, double vMin, double vMax) {
   double value = vMax + 1;
   while (value < vMin || value > vMax) {
     if (dist == ChildDistribution::Uniform)
@@ -60,6 +75,160 @@ std::vector<std::size_t> SortedOrder(const std::vector<double>& values) {
   });
   return order;
 }
+
+/// The draws of the algorithm from numpy's legacy RandomState (Exudyn's calls).
+struct NumpyDraws {
+  NumpyRandomState& s;
+  double Uniform(double a, double b) { return s.Uniform(a, b); }
+  double Random() { return s.Random(); }
+  std::size_t RandInt(std::size_t n) { return static_cast<std::size_t>(s.RandInt(static_cast<std::int64_t>(n))); }
+  double Normal(double mean, double sigma) { return s.Normal(mean, sigma); }
+};
+
+/// The same draws from a Philox stream.
+struct PhiloxDraws {
+  PhiloxStream s;
+  double Uniform(double a, double b) { return s.Uniform(a, b); }
+  double Random() { return s.Uniform(); }
+  /// An integer in [0, n) by masked rejection (unbiased): 32-bit words while n-1 fits.
+  std::size_t RandInt(std::size_t n) {
+    const std::uint64_t range = static_cast<std::uint64_t>(n) - 1;
+    if (range == 0) return 0;
+    std::uint64_t mask = range;
+    for (int shift = 1; shift < 64; shift <<= 1) mask |= mask >> shift;
+    std::uint64_t v;
+    if (range <= 0xFFFFFFFFull) {
+      do v = s.NextUInt32() & mask;
+      while (v > range);
+    } else {
+      do v = s.NextUInt64() & mask;
+      while (v > range);
+    }
+    return static_cast<std::size_t>(v);
+  }
+  double Normal(double mean, double sigma) { return s.Normal(mean, sigma); }
+};
+
+std::string RangeString(const GeneticParameter& p) { return "(" + PyStr(p.min) + ", " + PyStr(p.max) + ")"; }
+
+/// Everything the stored generations depend on besides the caller's text and G.
+std::string GeneticFingerprint(const std::vector<GeneticParameter>& parameters, const GeneticOptions& o) {
+  std::string s = "GeneticOptimization v1\nparameters:";
+  for (const auto& p : parameters) s += " " + p.name + "=" + RangeString(p) + ";";
+  s += "\npopulationSize=" + std::to_string(o.populationSize);
+  s += "\ninitialPopulationSize=" + std::to_string(o.initialPopulationSize);
+  s += "\nelitistRatio=" + PyStr(o.elitistRatio);
+  s += "\ncrossoverProbability=" + PyStr(o.crossoverProbability);
+  s += "\ncrossoverAmount=" + PyStr(o.crossoverAmount);
+  s += "\nrangeReductionFactor=" + PyStr(o.rangeReductionFactor);
+  s += "\ndistanceFactor=" + PyStr(o.distanceFactor);
+  s += "\nchildDistribution=" + std::string(ChildDistributionName(o.childDistribution));
+  s += "\ndistanceFactorGenerations=" + std::to_string(o.distanceFactorGenerations);
+  s += "\nrandomStream=" + std::string(GeneticRandomStreamName(o.randomStream));
+  s += "\nrandomizerInitialization=" +
+       (o.randomizerInitialization ? std::to_string(*o.randomizerInitialization) : std::string("None"));
+  s += "\nresultsFile=" + o.resultsFile;
+  s += "\nprocessingMode=" + o.processingMode;
+  s += "\nuser=" + o.fingerprint;
+  return s;
+}
+
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+std::string IndividualString(const std::vector<double>& ind) {
+  std::vector<PyNumber> v;
+  for (double x : ind) v.push_back(PyNumber::Float(x));
+  return PyStrList(v);
+}
+
+/// The results file and the checkpoint of one run.
+struct GeneticCheckpoint {
+  ChunkManifest manifest;
+  ResultsFileWriter writer;
+  std::vector<ResultsRow> stored;  ///< rows of the completed generations (resume)
+  std::size_t next = 0;            ///< next stored row to replay
+  int completed = 0;               ///< generations stored (replayed instead of evaluated)
+
+  void Open(const std::vector<GeneticParameter>& parameters, const GeneticOptions& o) {
+    if (o.resultsFile.empty()) return;
+    manifest = ChunkManifest::Open(ChunkManifest::DefaultPath(o.resultsFile), GeneticFingerprint(parameters, o),
+                                   {o.resultsFile}, o.resume);
+    completed = static_cast<int>(std::min<std::uint64_t>(manifest.CompletedChunks(), 1u << 30));
+    if (completed > o.numberOfGenerations)
+      Fail("resume: the checkpoint '" + manifest.Path() + "' holds " + std::to_string(completed) +
+           " generations, more than numberOfGenerations = " + std::to_string(o.numberOfGenerations));
+    if (completed > 0) {
+      ResultsFileContents c = ReadResultsFile(o.resultsFile);
+      std::vector<std::string> names;
+      for (const auto& p : parameters) names.push_back(p.name);
+      if (c.header.fileType != "genetic optimization" || c.header.parameterNames != names)
+        Fail("resume: results file '" + o.resultsFile + "' has a header of type '" + c.header.fileType +
+             "' with other parameters; the study changed since the checkpoint");
+      stored = std::move(c.rows);
+      writer = ResultsFileWriter::OpenAppend(o.resultsFile);
+    } else {
+      ResultsFileHeader h;
+      h.fileType = "genetic optimization";
+      h.resultsFile = o.resultsFile;
+      h.versionLine = VersionPlatformString(o.processingMode);
+      for (const auto& p : parameters) {
+        h.parameterNames.push_back(p.name);
+        h.parameterRanges.push_back(RangeString(p));
+      }
+      writer = ResultsFileWriter::Create(o.resultsFile, h);
+    }
+  }
+
+  /// Values of replayed generation g from the stored rows; checks the individuals.
+  std::vector<double> Replay(int g, std::size_t first, const GeneticIndividuals& inds, const std::string& path) {
+    const auto changed = [&](const std::string& what) {
+      Fail("resume: the study changed since the checkpoint: " + what + " (results file '" + path +
+           "'); run without resume to start again");
+    };
+    if (stored.size() - next < inds.size())
+      changed("generation " + std::to_string(g) + " has " + std::to_string(inds.size()) +
+              " individuals, the results file holds only " + std::to_string(stored.size() - next) + " more rows");
+    std::vector<double> values(inds.size());
+    for (std::size_t i = 0; i < inds.size(); ++i) {
+      const ResultsRow& row = stored[next + i];
+      bool same = row.globalIndex == static_cast<long long>(first + i) && row.parameters.size() == inds[i].size();
+      for (std::size_t k = 0; same && k < inds[i].size(); ++k)
+        same = !row.parameters[k].isInt && SameBits(row.parameters[k].value, inds[i][k]);
+      if (!same) {
+        std::vector<double> rowValues;
+        for (const auto& p : row.parameters) rowValues.push_back(p.value);
+        changed("generation " + std::to_string(g) + ", individual " + std::to_string(i) + " is regenerated as " +
+                IndividualString(inds[i]) + " (globalIndex " + std::to_string(first + i) + ") but stored as " +
+                IndividualString(rowValues) + " (globalIndex " + std::to_string(row.globalIndex) + ")");
+      }
+      if (row.value.isList || row.value.items.size() != 1)
+        changed("globalIndex " + std::to_string(row.globalIndex) + " has the value " + row.value.ToPythonString() +
+                ", not a number");
+      values[i] = row.value.items[0].value;
+    }
+    next += inds.size();
+    if (g == completed - 1 && next != stored.size())
+      changed("the results file holds " + std::to_string(stored.size()) + " rows, the " + std::to_string(completed) +
+              " completed generations have " + std::to_string(next));
+    return values;
+  }
+
+  /// Appends and flushes an evaluated generation's rows.
+  void Write(std::size_t first, const GeneticIndividuals& inds, const std::vector<double>& values) {
+    if (!writer.IsOpen()) return;
+    std::vector<ResultsRow> rows(inds.size());
+    for (std::size_t i = 0; i < inds.size(); ++i) {
+      rows[i].globalIndex = static_cast<long long>(first + i);
+      rows[i].value = ResultValue::Float(values[i]);
+      for (double x : inds[i]) rows[i].parameters.push_back(PyNumber::Float(x));
+    }
+    writer.Append(rows);
+  }
+
+  void MarkCompleted(int g) {
+    if (manifest.IsOpen()) manifest.MarkCompleted(static_cast<std::uint64_t>(g));
+  }
+};
 
 }  // namespace
 
@@ -90,19 +259,20 @@ void ValidateGeneticSetup(const std::vector<GeneticParameter>& parameters, const
       (*o.randomizerInitialization < 0 || *o.randomizerInitialization > std::int64_t{0xFFFFFFFF}))
     Fail("randomizerInitialization = " + std::to_string(*o.randomizerInitialization) +
          " must lie in 0 .. 2^32-1");
+  if (o.resume && o.resultsFile.empty())
+    Fail("resume = true needs a resultsFile (the completed generations are read back from it); resultsFile is empty");
+  if (o.resume && !o.randomizerInitialization)
+    Fail("resume = true needs randomizerInitialization (a seed): the generations are replayed from the same "
+         "random stream; randomizerInitialization is not set");
 }
 
-GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
-                                  const GeneticOptions& options, NumpyRandomState* random) {
-  ValidateGeneticSetup(parameters, options);
-  if (!objective) Fail("no objective function given");
+namespace {
 
-  NumpyRandomState own;
-  NumpyRandomState& rng = random ? *random : own;
-  if (options.randomizerInitialization)
-    rng.Seed(*options.randomizerInitialization);
-  else if (!random)
-    rng.Seed(static_cast<std::int64_t>(std::random_device{}()));
+template <class Draws>
+GeneticResult RunGenetic(Draws& rng, const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
+                         const GeneticOptions& options) {
+  GeneticCheckpoint checkpoint;
+  checkpoint.Open(parameters, options);
 
   const std::size_t dim = parameters.size();
   const int populationSize = options.populationSize;
@@ -134,14 +304,22 @@ GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::
   std::vector<double> survivorValues;
 
   for (int g = 0; g < G; ++g) {
-    // 2. evaluate the generation as one batch
-    std::vector<double> values = objective(current);
-    if (values.size() != current.size())
-      Fail("the objective returned " + std::to_string(values.size()) + " values for " +
-           std::to_string(current.size()) + " individuals (generation " + std::to_string(g) + ")");
+    // 2. evaluate the generation as one batch (or replay it from the checkpoint)
     const std::size_t first = result.valueHistory.size();
+    std::vector<double> values;
+    if (g < checkpoint.completed) {
+      values = checkpoint.Replay(g, first, current, options.resultsFile);
+      ++result.resumedGenerations;
+    } else {
+      values = objective(current);
+      if (values.size() != current.size())
+        Fail("the objective returned " + std::to_string(values.size()) + " values for " +
+             std::to_string(current.size()) + " individuals (generation " + std::to_string(g) + ")");
+      checkpoint.Write(first, current, values);
+      if (options.onGeneration) options.onGeneration(g, first, current, values);
+      checkpoint.MarkCompleted(g);
+    }
     result.generationOffsets.push_back(first);
-    if (options.onGeneration) options.onGeneration(g, first, current, values);
     result.parameterHistory.insert(result.parameterHistory.end(), current.begin(), current.end());
     result.valueHistory.insert(result.valueHistory.end(), values.begin(), values.end());
 
@@ -200,8 +378,8 @@ GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::
         if (options.crossoverProbability > 0) {
           if (rng.Random() < options.crossoverProbability) {
             nParents = 2;
-            parentIndex[0] = static_cast<std::size_t>(rng.RandInt(static_cast<std::int64_t>(genSize)));
-            parentIndex[1] = static_cast<std::size_t>(rng.RandInt(static_cast<std::int64_t>(genSize)));
+            parentIndex[0] = rng.RandInt(genSize);
+            parentIndex[1] = rng.RandInt(genSize);
             // the crossover decision per gene; its result is overwritten by the mutation below
             for (std::size_t k = 0; k < dim; ++k) (void)rng.Random();
           }
@@ -227,6 +405,38 @@ GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::
   }
   result.generationOffsets.push_back(result.valueHistory.size());
   return result;
+}
+
+}  // namespace
+
+GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
+                                  const GeneticOptions& options, NumpyRandomState* random) {
+  ValidateGeneticSetup(parameters, options);
+  if (!objective) Fail("no objective function given");
+
+  if (options.randomStream == GeneticRandomStream::Philox) {
+    if (random)
+      Fail("a NumpyRandomState was passed, but randomStream = philox draws from a Philox stream; set randomStream = "
+           "numpy to draw from it");
+    std::uint64_t seed;
+    if (options.randomizerInitialization) {
+      seed = static_cast<std::uint64_t>(*options.randomizerInitialization);
+    } else {
+      std::random_device device;
+      seed = (static_cast<std::uint64_t>(device()) << 32) | device();
+    }
+    PhiloxDraws draws{PhiloxStream(seed, std::uint64_t{0})};
+    return RunGenetic(draws, objective, parameters, options);
+  }
+
+  NumpyRandomState own;
+  NumpyRandomState& rng = random ? *random : own;
+  if (options.randomizerInitialization)
+    rng.Seed(*options.randomizerInitialization);
+  else if (!random)
+    rng.Seed(static_cast<std::int64_t>(std::random_device{}()));
+  NumpyDraws draws{rng};
+  return RunGenetic(draws, objective, parameters, options);
 }
 
 // ----------------------------------------------------------------------------------------

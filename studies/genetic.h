@@ -1,9 +1,10 @@
 /// @file genetic.h
 /// Genetic optimization with the semantics of Exudyn's GeneticOptimization
 /// (exudyn.processing.GeneticOptimization, see shared/reference/exudyn-semantics.md §1.2),
-/// drawing the same numpy legacy random numbers in the same order (studies/random.h
-/// NumpyRandomState), so that with the same seed, ranges, options and objective values it
-/// produces the same individuals, the same optimum and the same history bit for bit.
+/// drawing its random numbers in the same order. With randomStream = GeneticRandomStream::Numpy
+/// they are numpy's legacy numbers (studies/random.h NumpyRandomState), so that with the same
+/// seed, ranges, options and objective values it produces the same individuals, the same
+/// optimum and the same history as Exudyn bit for bit; the default stream is Philox (below).
 ///
 /// The algorithm (numpy calls in this order):
 ///  1. Initial population: for each of initialPopulationSize individuals, for each parameter
@@ -29,6 +30,23 @@
 ///       appended only if p < populationSize (draws continue for the remaining survivors).
 ///  4. The optimum is the first of the last generation's sorted pool.
 /// Number of evaluations: initialPopulationSize + (G-1)*populationSize.
+///
+/// Random streams (GeneticOptions::randomStream): GeneticRandomStream::Numpy draws numpy's
+/// legacy RandomState numbers (the Exudyn-compatible, bit-for-bit mode);
+/// GeneticRandomStream::Philox (the default) draws the same kinds of numbers in the same
+/// order from a counter-based PhiloxStream(seed, stream 0) (studies/random.h): uniform(a, b)
+/// = a + (b-a)*u with 53-bit u, random() = u, randint(n) by masked rejection on 32-bit words,
+/// normal(m, s) = m + s*(Box-Muller variate). The algorithm is the same for both.
+///
+/// Results file and resume (GeneticOptions::resultsFile, ::resume): Exudyn's 'genetic
+/// optimization' file (§1.3), one line "globalIndex, value, p1, ..., pN" per evaluated
+/// individual (globalIndex = index in the history), appended and flushed after each
+/// generation, with a checkpoint manifest `<resultsFile>.manifest` (checkpoint.h) recording
+/// each completed generation. A killed run resumed with `resume = true` (seed required)
+/// replays the random draws, takes the stored generations' values from the results file
+/// instead of calling the objective (checking that the regenerated individuals equal the
+/// stored ones bit for bit), and continues: the GeneticResult and the results file are the
+/// same as those of an uninterrupted run.
 ///
 /// Differences to Exudyn: the objective is scalar (Exudyn also accepts vectors and sorts by
 /// their norm); parameters are doubles (Exudyn's int bounds behave the same below 2^53);
@@ -68,6 +86,16 @@ const char* ChildDistributionName(ChildDistribution d);
 /// Parses "uniform" or "normal"; throws ValidationError otherwise.
 ChildDistribution ParseChildDistribution(const std::string& name);
 
+/// Which random stream the genetic optimization draws from.
+enum class GeneticRandomStream {
+  Numpy,   ///< "numpy": numpy's legacy RandomState, bit-for-bit compatible with Exudyn
+  Philox,  ///< "philox": counter-based Philox4x32-10 stream (the default)
+};
+/// "numpy" / "philox".
+const char* GeneticRandomStreamName(GeneticRandomStream s);
+/// Parses "numpy" or "philox"; throws ValidationError naming the value and both names otherwise.
+GeneticRandomStream ParseGeneticRandomStream(const std::string& name);
+
 /// Individuals of one generation: each has one value per parameter, in parameter order.
 using GeneticIndividuals = std::vector<std::vector<double>>;
 
@@ -87,14 +115,39 @@ struct GeneticOptions {
   ChildDistribution childDistribution = ChildDistribution::Uniform;
   int distanceFactorGenerations = -1;  ///< < 0: distance rule in all generations
   int initialPopulationSize = -1;      ///< < 0: populationSize; otherwise >= 1
-  /// np.random.seed(value) before the initial population (0 .. 2^32-1). Not set: the given
-  /// NumpyRandomState is used as it is, or an internal one is seeded from std::random_device.
+  /// Seed (0 .. 2^32-1). Numpy stream: np.random.seed(value) before the initial population;
+  /// not set: the given NumpyRandomState is used as it is, or an internal one is seeded from
+  /// std::random_device. Philox stream: the Philox key; not set: from std::random_device.
   std::optional<std::int64_t> randomizerInitialization;
-  /// Called after each generation's evaluation (where Exudyn writes its results file):
+  /// Random stream; default Philox. Numpy reproduces Exudyn bit for bit.
+  GeneticRandomStream randomStream = GeneticRandomStream::Philox;
+  /// Called after each evaluated generation (after its results-file lines are flushed):
   /// generation index, index of its first evaluation in the history, individuals, values.
+  /// Not called for generations replayed from a checkpoint (resume).
   std::function<void(int generation, std::size_t firstEvaluation, const GeneticIndividuals& individuals,
                      const std::vector<double>& values)>
       onGeneration;
+  /// Exudyn's 'genetic optimization' results file (empty: none): the header of §1.3 (fileType
+  /// 'genetic optimization', the ranges line holds str((min, max)) per parameter, e.g.
+  /// "(1.0, 10.0)"), then per generation one line "globalIndex, value, p1, ..., pN" per
+  /// evaluated individual, appended and flushed after the generation. A checkpoint manifest
+  /// `<resultsFile>.manifest` is written next to it.
+  std::string resultsFile;
+  /// Written as "(processing=<mode>)" in the results file's version line if not empty
+  /// (Exudyn writes nothing for a serial run, 'multiprocessing.Pool, numberOfThreads=N' else).
+  std::string processingMode;
+  /// Continue a killed run from `<resultsFile>.manifest` by deterministic replay. Requires
+  /// resultsFile and randomizerInitialization (ValidationError otherwise). The checkpoint's
+  /// fingerprint (parameters, options except numberOfGenerations, seed, stream, resultsFile,
+  /// processingMode, `fingerprint`) must equal this run's (ValidationError naming both otherwise); a
+  /// regenerated individual that differs from the stored one gives ValidationError "the
+  /// study changed since the checkpoint". Without a manifest the run starts afresh. As
+  /// numberOfGenerations is not part of the fingerprint, a finished run can be continued with
+  /// more generations (the result equals a run with that many generations).
+  bool resume = false;
+  /// Extra description of the setup the values depend on (model hash, objective, solver
+  /// settings...), part of the checkpoint fingerprint.
+  std::string fingerprint;
 };
 
 /// Result (Exudyn returns [optimumParameter, optimumValue, parameterList, valueList]).
@@ -107,6 +160,7 @@ struct GeneticResult {
   /// generationOffsets[g] = index of generation g's first evaluation; back() = total count.
   std::vector<std::size_t> generationOffsets;
   int survivingIndividuals = 0;             ///< S
+  int resumedGenerations = 0;               ///< generations replayed from the checkpoint (not evaluated)
 
   /// Parameter k over all evaluations (a column of Exudyn's parameterList).
   std::vector<double> Column(std::size_t k) const;
@@ -116,13 +170,17 @@ struct GeneticResult {
 /// Throws ValidationError (naming parameter, field, value and rule) for no parameters, an
 /// empty or duplicate name, non-finite bounds, max - min <= 0 (Exudyn: "negative or zero
 /// range"), populationSize or numberOfGenerations < 1, initialPopulationSize == 0 or a
-/// non-finite option, or a seed outside 0 .. 2^32-1.
+/// non-finite option, a seed outside 0 .. 2^32-1, or resume without resultsFile or seed.
 void ValidateGeneticSetup(const std::vector<GeneticParameter>& parameters, const GeneticOptions& options);
 
-/// Runs the genetic optimization. `random`: the numpy stream to draw from (seeded with
-/// options.randomizerInitialization if set; continued otherwise); null: an internal one.
-/// Throws ValidationError for an invalid setup or an objective returning a wrong number of
-/// values; exceptions of the objective propagate.
+/// Runs the genetic optimization. `random`: for randomStream == Numpy, the numpy stream to
+/// draw from (seeded with options.randomizerInitialization if set; continued otherwise);
+/// null: an internal one. Passing `random` with randomStream == Philox is a ValidationError.
+/// Throws ValidationError for an invalid setup, an objective returning a wrong number of
+/// values, a checkpoint of a different study or a results file that does not match it;
+/// ValidationError/std::runtime_error from the results file and manifest. Exceptions of the
+/// objective propagate (the results file and manifest then hold the generations before:
+/// resume continues from there).
 GeneticResult GeneticOptimization(const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
                                   const GeneticOptions& options = {}, NumpyRandomState* random = nullptr);
 

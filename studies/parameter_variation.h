@@ -16,7 +16,15 @@
 /// index, the value as Python's str() ("nan" for NaN), the parameters as in Exudyn (ints for
 /// int-type parameters) and computationIndex (= globalIndex) if addComputationIndex. Exudyn
 /// appends a line after each evaluation; here each chunk's lines are appended and flushed at
-/// once, so a file cut short ends at a chunk boundary. Host only.
+/// once, so a file cut short ends at a chunk boundary.
+///
+/// Interruption safety (checkpoint.h): with a results file, a manifest
+/// `<resultsFile>.manifest` records each completed chunk (after its lines, and the files in
+/// checkpointFiles, are flushed). With `resume = true` a killed run continues: the completed
+/// chunks are NOT evaluated again, their values are read back from the results file (Python
+/// str() round-trips, so they are exact), a partly written chunk is dropped and the rest is
+/// appended, giving the same values and a byte-identical results file as an uninterrupted
+/// run. Host only.
 #pragma once
 
 #include <cstdint>
@@ -51,8 +59,25 @@ struct ParameterVariationOptions {
   bool addComputationIndex = false;
   /// Called after each chunk (after its results-file lines are flushed): first flat index,
   /// the chunk's points and values.
+  /// On resume: called only for the chunks evaluated in this run, not for the resumed ones.
   std::function<void(std::uint64_t firstIndex, const GridPoints& points, const std::vector<double>& values)>
       onChunk;
+  /// Continue a killed run from `<resultsFile>.manifest` (requires resultsFile; ValidationError
+  /// otherwise). The manifest's fingerprint (ranges, useLogSpace, chunkSize, processingMode,
+  /// addComputationIndex, resultsFile, checkpointFiles, `fingerprint`) must equal this run's
+  /// (ValidationError naming both otherwise). Without a manifest (or none of its chunks
+  /// complete) the run starts afresh. false: any manifest is replaced and the run starts afresh.
+  bool resume = false;
+  /// Extra description of the setup the values depend on (model hash, objective, solver
+  /// settings...), part of the checkpoint fingerprint: resuming with a different text fails.
+  std::string fingerprint;
+  /// Further output files that onChunk appends to and flushes (e.g. a CSV written by the
+  /// CLI), guarded by the manifest like the results file: on a fresh start (no resume, or
+  /// nothing to resume) they are emptied to 0 bytes before the first chunk, on resume cut back
+  /// to their size after the last completed chunk. So onChunk writes a file's header when it
+  /// finds the file empty. They need a resultsFile and must not be the results file
+  /// (ValidationError otherwise).
+  std::vector<std::string> checkpointFiles;
 };
 
 /// Result: the equivalent of Exudyn's [parameterDict, values].
@@ -60,7 +85,8 @@ struct ParameterVariationResult {
   ParameterGrid grid;               ///< the grid (parameterDict = Names() + Columns())
   std::vector<double> values;       ///< one value per grid point, in grid order
   bool addComputationIndex = false; ///< whether parameterDict has 'computationIndex'
-  std::uint64_t chunks = 0;         ///< number of evaluateChunk calls
+  std::uint64_t chunks = 0;         ///< number of evaluateChunk calls (in this run)
+  std::uint64_t resumedChunks = 0;  ///< chunks taken from the checkpoint (resume), not evaluated
 
   std::vector<std::string> Names() const { return grid.Names(); }
   /// parameterDict's columns (materializes N*dim values).
@@ -70,9 +96,11 @@ struct ParameterVariationResult {
 };
 
 /// Evaluates every point of `grid` chunk by chunk in grid order. Throws ValidationError for
-/// chunkSize 0, an empty evaluateChunk, or a chunk answer with the wrong number of values;
-/// ValidationError/std::runtime_error from the results file. Exceptions of evaluateChunk
-/// propagate (the results file then holds the chunks before).
+/// chunkSize 0, an empty evaluateChunk, a chunk answer with the wrong number of values,
+/// resume without a results file, a checkpoint of a different study, or a resumed results
+/// file whose rows do not match the grid; ValidationError/std::runtime_error from the results
+/// file and the manifest. Exceptions of evaluateChunk propagate (the results file and the
+/// manifest then hold the chunks before: resume continues from there).
 ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const GridChunkObjective& evaluateChunk,
                                             const ParameterVariationOptions& options = {});
 

@@ -82,6 +82,7 @@ void ExpectHistory(const GeneticResult& r, const std::vector<Row>& want) {
 
 TEST(GeneticOptimization, DrawOrderUniformCrossoverDistanceInitialPopulation) {
   GeneticOptions o;
+  o.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   o.populationSize = 7;
   o.numberOfGenerations = 3;
   o.elitistRatio = 0.3;  // S = int(2.1) = 2; 7 children from 2 survivors: the last loop draws for nothing
@@ -135,6 +136,7 @@ TEST(GeneticOptimization, DrawOrderUniformCrossoverDistanceInitialPopulation) {
 
 TEST(GeneticOptimization, DrawOrderNormalChildren) {
   GeneticOptions o;
+  o.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   o.populationSize = 6;
   o.numberOfGenerations = 3;
   o.elitistRatio = 0.5;
@@ -172,6 +174,7 @@ TEST(GeneticOptimization, DrawOrderNormalChildren) {
 // NaN values (failed systems) sort after every number, ties by index.
 TEST(GeneticOptimization, DrawOrderNaNValuesNoCrossover) {
   GeneticOptions o;
+  o.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   o.populationSize = 6;
   o.numberOfGenerations = 3;
   o.elitistRatio = 0.5;
@@ -207,6 +210,7 @@ TEST(GeneticOptimization, DrawOrderNaNValuesNoCrossover) {
 
 TEST(GeneticOptimization, DrawOrderExudynDefaults) {
   GeneticOptions o;  // populationSize 100, 10 generations, elitistRatio 0.1, crossover 0.25, ...
+  o.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   o.randomizerInitialization = 7;
   CountingObjective f;
   const GeneticResult r = GeneticOptimization(f.Function(), AnalyticParameters(), o);
@@ -244,6 +248,7 @@ TEST(GeneticOptimization, DrawOrderExudynDefaults) {
 // outside gives the same run, and the stream is left after the last draw.
 TEST(GeneticOptimization, CallerStreamAndSeed) {
   GeneticOptions o;
+  o.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   o.populationSize = 5;
   o.numberOfGenerations = 2;
   CountingObjective f;
@@ -355,6 +360,7 @@ TEST(GeneticOptimization, ExudynGeneticOptimizationTest) {
   };
 
   GeneticOptions go;
+  go.randomStream = GeneticRandomStream::Numpy;  // Exudyn's numpy draws, bit for bit
   go.numberOfGenerations = 2;
   go.populationSize = 10;
   go.elitistRatio = 0.1;
