@@ -157,10 +157,14 @@ void ChooseTicks(PlotAxis& a, const Metrics& m, bool horizontal) {
   }
 }
 
-// Ticks at given (sorted) values, every k-th so that labels do not overlap.
+// Ticks at given (sorted, distinct) values, every k-th so that labels do not overlap.
 void ValueTicks(PlotAxis& a, const std::vector<double>& sorted, const Metrics& m, bool horizontal) {
   std::vector<std::string> labels;
-  for (double v : sorted) labels.push_back(FormatNumber(v, 4));
+  for (int digits = 4; digits <= 17; ++digits) {  // 4 significant digits, more if neighbours look equal
+    labels.clear();
+    for (double v : sorted) labels.push_back(FormatNumber(v, digits));
+    if (std::adjacent_find(labels.begin(), labels.end()) == labels.end()) break;
+  }
   const int need = (horizontal ? MaxTextWidth(labels, m.s) : Image::CapHeight(m.s)) + 10 * m.s;
   std::size_t every = 1;
   while (every < sorted.size() && MinPixelGap(a, sorted, every) < need) ++every;

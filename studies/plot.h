@@ -184,8 +184,8 @@ void WriteLinePlot(const std::string& path, const std::vector<PlotSeries>& serie
 /// drawing) and extend to the midpoints between neighbours (in log10 on log axes), the outer
 /// cells as far beyond their value as to the inner midpoint (a single value spans +-0.5, or
 /// a factor sqrt(10) on a log axis); the axes' limits are the outer cell edges and their ticks
-/// are the x and y values themselves (thinned to every k-th value when labels would
-/// overlap). Throws ValidationError for: empty x or y, non-finite or repeated values,
+/// are the x and y values themselves (labelled with 4 significant digits, more where
+/// neighbours would read the same; thinned to every k-th value when labels would overlap). Throws ValidationError for: empty x or y, non-finite or repeated values,
 /// non-positive values on a log axis, z.size() != x.size()*y.size(), no finite z, or a size
 /// out of range.
 PlotFrame HeatMapFrame(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& z,

@@ -416,6 +416,14 @@ TEST(HeatMap, NonUniformAndUnsortedValuesPlaceCellsBetweenMidpoints) {
   EXPECT_EQ(im.At(px(1.6), row), Colormap(0.5));
 }
 
+TEST(HeatMap, ValueLabelsTellNeighboursApart) {
+  PlotOptions o;
+  o.width = 1600;
+  const PlotFrame f = HeatMapFrame({1000.1, 1000.2, 1000.3}, {0.001, 0.002}, {1, 2, 3, 4, 5, 6}, o, "");
+  EXPECT_EQ(f.x.tickLabels, (std::vector<std::string>{"1000.1", "1000.2", "1000.3"}));
+  EXPECT_EQ(f.y.tickLabels, (std::vector<std::string>{"0.001", "0.002"}));
+}
+
 TEST(HeatMap, ConstantZIsMidColour) {
   const PlotOptions o;
   const PlotFrame f = HeatMapFrame({1}, {1}, {7}, o, "z");
