@@ -177,6 +177,7 @@ struct StudyFile {
   ObjectiveSetDescription objectives;       ///< sensors resolved to indices, signal files
                                             ///< resolved relative to `directory`
   StudySpec study;
+  std::string source;                       ///< the file's text (BuildModelAt re-reads the model)
 };
 
 /// Reads and validates a file. Throws StudyFileError (file:line:column) for malformed YAML,
