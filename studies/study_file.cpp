@@ -106,10 +106,16 @@ std::string Closest(const std::string& word, const std::vector<std::string>& can
   return best;
 }
 
-/// "; did you mean 'x'?" or "" when there are no candidates.
-std::string Suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+std::string JoinNames(const std::vector<std::string>& names);
+
+/// "; did you mean 'x'?" for the closest candidate when it is close (edit distance at most
+/// max(2, |word|/3)); otherwise, with `listIfFar`, "; valid: a, b, c" (nothing if there are no
+/// candidates).
+std::string Suggestion(const std::string& word, const std::vector<std::string>& candidates, bool listIfFar = true) {
   const std::string c = Closest(word, candidates);
-  return c.empty() ? "" : "; did you mean '" + c + "'?";
+  if (c.empty()) return "";
+  if (EditDistance(word, c) <= std::max<size_t>(2, word.size() / 3)) return "; did you mean '" + c + "'?";
+  return listIfFar ? "; valid: " + JoinNames(candidates) : "";
 }
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -315,7 +321,7 @@ class Reader {
     const std::string s = String(n, what);
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == s) return i;
-    Fail(n, what + " = '" + s + "' is not one of: " + JoinNames(names) + Suggestion(s, names));
+    Fail(n, what + " = '" + s + "' is not one of: " + JoinNames(names) + Suggestion(s, names, false));
   }
   const YAML::Node& Sequence(const YAML::Node& n, const std::string& what) const {
     if (!n.IsDefined() || !n.IsSequence()) Fail(n, what + " expects a list, got " + Got(n));
@@ -358,7 +364,7 @@ class ExpressionEvaluator {
       if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN)
         throw StudyFileError(where, what + " = '" + text + "': unknown parameter '" + e.GetToken() +
                                         "' (parameters: " + JoinNames(names_) + ")" +
-                                        Suggestion(e.GetToken(), names_));
+                                        Suggestion(e.GetToken(), names_, false));
       throw StudyFileError(where, what + " = '" + text + "': " + e.GetMsg());
     }
   }
@@ -473,7 +479,7 @@ class ModelBuilder {
       r_.Fail(n, what + " = '" + s + "': no " + CategoryName(c) + " has been added before this item (items may only " +
                      "refer to items listed before them)");
     r_.Fail(n, what + " = '" + s + "' is not the name of " + WithArticle(c) + " listed before this item" +
-                   Suggestion(s, names));
+                   Suggestion(s, names, false));
   }
   void AddExpressionPathAlias(const std::string& from, const std::string& to) {
     if (!expressions_) return;
@@ -777,7 +783,15 @@ void ModelBuilder::Build(const YAML::Node& list) {
     const TypeEntry* found = nullptr;
     for (const auto& t : Types())
       if (t.name == type) found = &t;
-    if (!found) r_.Fail(key, "unknown item type '" + type + "'" + Suggestion(type, typeNames));
+    if (!found) {
+      // Exudyn's short names (MassPoint, SpringDamper, ...) are the type name without its
+      // category prefix: suggest the full name.
+      for (const char* prefix : {"Node", "Object", "ObjectConnector", "ObjectJoint", "Marker", "Load", "Sensor"})
+        for (const auto& t : typeNames)
+          if (!type.empty() && t == prefix + type)
+            r_.Fail(key, "unknown item type '" + type + "'; did you mean '" + t + "'?");
+      r_.Fail(key, "unknown item type '" + type + "'" + Suggestion(type, typeNames, false));
+    }
     (this->*(found->build))(found->category, key, it->second);
   }
 }
@@ -1050,7 +1064,7 @@ int SensorIndexOf(const Reader& r, const YAML::Node& v, const std::string& what,
   for (size_t k = 0; k < names.size(); ++k)
     if (names[k] == s) return static_cast<int>(k);
   r.Fail(v, what + " = '" + s + "' is not the name of a sensor" +
-                (names.empty() ? " (the model has no sensors)" : Suggestion(s, names)));
+                (names.empty() ? " (the model has no sensors)" : Suggestion(s, names, false)));
 }
 
 const std::vector<std::string> kObjectiveKeys = {"name",         "kind",         "sensor",           "component",
@@ -1064,7 +1078,12 @@ void ReadObjectives(const Reader& r, const Section& top, const std::string& dire
   if (!e) return;
   const Section s = r.Map(e->value, "objectives", {"samplePeriod", "weightedSum", "list"},
                           [](const std::string& k) { return "unknown key '" + k + "' in objectives"; });
-  if (const Entry* q = s.Find("samplePeriod")) out.samplePeriod = r.Number(q->value, "objectives.samplePeriod");
+  if (const Entry* q = s.Find("samplePeriod")) {
+    out.samplePeriod = r.Number(q->value, "objectives.samplePeriod");
+    if (!SatisfiesRule(out.samplePeriod, Rule::UReal))
+      r.Fail(q->value, "objectives.samplePeriod = " + FormatReal(out.samplePeriod) + " violates UReal (" +
+                           RuleCondition(Rule::UReal) + ")");
+  }
   if (const Entry* q = s.Find("weightedSum")) out.weightedSum = r.Bool(q->value, "objectives.weightedSum");
   const Entry* list = s.Find("list");
   if (!list) return;
@@ -1195,9 +1214,10 @@ void CheckStudyParameter(const Reader& r, const Entry& p, const std::vector<Name
     layout->ThetaIndex(p.key);
   } catch (const ValidationError& e) {
     std::string near = Closest(p.key, names);
+    const bool close = !near.empty() && EditDistance(p.key, near) <= std::max<size_t>(2, p.key.size() / 3);
     r.Fail(p.keyNode, "study parameter '" + p.key + "' is neither declared in 'parameters:' (" + JoinNames(names) +
                           ") nor a parameter path of the model (" + e.what() + ")" +
-                          (near.empty() ? "" : "; or did you mean the parameter '" + near + "'?"));
+                          (close ? "; or did you mean the parameter '" + near + "'?" : ""));
   }
 }
 
@@ -1262,7 +1282,7 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
     if (st.type != StudyType::Identification &&
         std::find(names.begin(), names.end(), s.objective) == names.end())
       r.Fail(q->value, "study: objective = '" + s.objective + "' is not an objective value (" + JoinNames(names) + ")" +
-                           Suggestion(s.objective, names));
+                           Suggestion(s.objective, names, false));
   }
 
   const Entry* params = sec.Find("parameters");
@@ -1445,10 +1465,21 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
         GeneticOptions g = s.genetic;
         ValidateGeneticSetup(s.geneticParameters, g);
       } catch (const ValidationError& err) {
+        // Point at the option the message names (the longest matching key), else the study.
         YAML::Node where = node;
+        size_t best = 0;
         const std::string msg = err.what();
-        for (const auto& en : sec.entries)
-          if (msg.find(en.key) != std::string::npos && en.key != "parameters" && en.key != "type") where = en.value;
+        const Section* opts = &sec;
+        Section genetic;
+        if (const Entry* g = sec.Find("genetic"); g && st.type == StudyType::Identification) {
+          genetic = r.Map(g->value, "study.genetic", {});
+          opts = &genetic;
+          where = g->value;
+        }
+        for (const auto& en : opts->entries)
+          if (en.key.size() > best && en.key != "parameters" && en.key != "type" &&
+              msg.find(en.key + " =") != std::string::npos)
+            best = en.key.size(), where = en.value;
         fail(where, err);
       }
       break;
@@ -1573,7 +1604,7 @@ std::vector<NamedParameter> WithOverrides(const std::vector<NamedParameter>& par
       if (p.name == name) p.value = v, found = true;
     if (!found)
       throw StudyFileError(cmd, "parameter override '" + o + "': '" + name + "' is not a parameter of the file (" +
-                                    JoinNames(names) + ")" + Suggestion(name, names));
+                                    JoinNames(names) + ")" + Suggestion(name, names, false));
   }
   return out;
 }
@@ -1589,7 +1620,7 @@ Model BuildModelAt(const StudyFile& file, const std::vector<NamedParameter>& val
     if (!found)
       throw StudyFileError(x.where.file.empty() ? FilePosition{file.path, 0, 0} : x.where,
                            "'" + x.name + "' is not a parameter of the file (" + JoinNames(names) + ")" +
-                               Suggestion(x.name, names));
+                               Suggestion(x.name, names, false));
   }
   const Reader r(file.path);
   const YAML::Node root = LoadYaml(file.source, file.path);

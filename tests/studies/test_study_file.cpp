@@ -392,8 +392,7 @@ TEST(StudyFile, SamplingStudy) {
   EXPECT_EQ(f.study.ParameterNames(), (std::vector<std::string>{"m", "k"}));
 
   const std::string bad = Replace(text, "scramble: shift", "scramble: owen");
-  EXPECT_EQ(ErrorOf(bad), Where(bad, "owen") + ": study.scramble = 'owen' is not one of: none, shift, lms; did you "
-                                                 "mean 'none'?");
+  EXPECT_EQ(ErrorOf(bad), Where(bad, "owen") + ": study.scramble = 'owen' is not one of: none, shift, lms");
 
   // A csv design takes its points (and, without parameters, its names) from the file.
   const std::string dir = TempDir("study_file_sampling");
@@ -660,6 +659,26 @@ TEST(StudyFileErrors, ObjectivesAndStudy) {
                                            ": study parameter 'spring.damping' is defined in the model by the "
                                            "expression '0.002*k'; vary the parameters of the expression instead");
   }
+}
+
+TEST(StudyFileErrors, SuggestionsForShortNamesAndFarKeys) {
+  const std::string shortName = Replace(kOscillator, "ObjectMassPoint:", "MassPoint:");
+  EXPECT_EQ(ErrorOf(shortName), "s.yaml:8:5: unknown item type 'MassPoint'; did you mean 'ObjectMassPoint'?");
+  const std::string far = Replace(kOscillator, "solver: GeneralizedAlpha", "foo: 1");
+  EXPECT_EQ(ErrorOf(far), "s.yaml:14:1: unknown top-level key 'foo'; valid: parameters, model, solver, "
+                          "simulationSettings, objectives, study");
+  const std::string ga = kOscillator + "study: {type: GeneticOptimization, parameters: {m: [1, 2]}, populationSize: 0}\n";
+  EXPECT_EQ(ErrorOf(ga), Where(ga, "populationSize: 0", 16) + ": GeneticOptimization: populationSize = 0 must be >= 1");
+  const std::string period = Replace(kOscillator, "samplePeriod: 0.005", "samplePeriod: -1");
+  EXPECT_EQ(ErrorOf(period), Where(period, "samplePeriod: -1", 14) +
+                                 ": objectives.samplePeriod = -1 violates UReal (must be >= 0)");
+  const std::string dotted = Replace(kOscillator, "newton.relativeTolerance: 1e-6", "newton.relativeTolerence: 1e-6");
+  EXPECT_EQ(ErrorOf(dotted), Where(dotted, "newton.relativeTolerence") +
+                                 ": unknown setting 'timeIntegration.newton.relativeTolerence' in simulationSettings; "
+                                 "did you mean 'timeIntegration.newton.relativeTolerance'?");
+  const std::string empty = "";
+  EXPECT_EQ(ErrorOf(empty), "s.yaml: the file is empty; a 'model:' section is required");
+  EXPECT_EQ(ErrorOf("model: {a: 1}\n"), "s.yaml:1:8: model must be a list of items, each '- <ItemType>: {fields}', got a map");
 }
 
 }  // namespace
