@@ -17,7 +17,8 @@
 ///                        timeFunction: {type: Harmonic, amplitude: 1, angularFrequency: 20}}
 ///     - SensorObject: {name: springForce, objectNumber: spring, outputVariableType: Force}
 ///   solver: GeneralizedAlpha    # DynamicSolverType name (default GeneralizedAlpha)
-///   simulationSettings:         # nested exactly as SimulationSettings (Exudyn's names)
+///   simulationSettings:         # nested exactly as SimulationSettings (Exudyn's names); a key
+///                               # may also be a dotted path: `timeIntegration.newton.maxIterations: 12`
 ///     timeIntegration: {numberOfSteps: 1000, endTime: 1, generalizedAlpha: {spectralRadius: 1}}
 ///     solutionSettings: {sensorsWritePeriod: 0.005}
 ///     linearSolverType: EXUdense
@@ -42,14 +43,25 @@
 /// A Real field, or an entry of a vector/matrix field, is a number or a string holding a
 /// muParser expression of the file's `parameters` ("m", "0.002*k", "m*L^2/12"); the model
 /// is built with every expression evaluated at the nominal values, and each expression is
-/// kept (FieldExpression) so that a study maps it per system (ParameterMap::Define). A field
-/// of a time function is addressed as in the model's theta paths.
+/// kept (FieldExpression) so that a study maps it per system (ParameterMap::Define); a text
+/// that uses no parameter ("pi/4" style constants) is evaluated but not kept. A time function
+/// is a map `{type: Constant|Harmonic|Sweep|Ramp|Step|Table, ...}` with the TimeFunction
+/// fields of its type (Harmonic: amplitude, angularFrequency, phase, offset; Sweep:
+/// amplitude, startFrequency, endFrequency, duration; Ramp: startTime, endTime, startValue,
+/// endValue; Step: startTime, startValue, endValue (a Ramp with endTime = startTime); Table:
+/// times, values); its fields are addressed as in the model's theta paths
+/// ("force.timeFunction.amplitude"). Names are unique per category (given names and the
+/// default names node0, object3, ... together); references go to items listed earlier.
 ///
 /// Errors (StudyFileError) name the file, line and column (1-based, of the offending key or
 /// value), then the item/field/value and the rule, e.g.
-///   study.yaml:12:30: ObjectMassPoint 'mass': physicsMass = -1.6 violates UReal (must be >= 0)
+///   study.yaml:12:30: ObjectMassPoint 'mass' (object 1): physicsMass = -1.6 violates UReal (must be >= 0)
 ///   study.yaml:4:5: unknown field 'physicsMas' of ObjectMassPoint; did you mean 'physicsMass'?
-/// Malformed YAML gives the parser's message with its line and column.
+/// A rule the model checks when the item is added points at the value of the field its
+/// message names (or at the item's map when that field is not in the file). An unknown key
+/// suggests the closest valid key when it is close (edit distance <= max(2, length/3)) and
+/// lists the valid keys otherwise. Malformed YAML gives the parser's message with its line
+/// and column.
 #pragma once
 
 #include <cstdint>
@@ -108,13 +120,18 @@ enum class StudyType { None, ParameterVariation, Sampling, GeneticOptimization, 
 /// "None", "ParameterVariation", "Sampling", "GeneticOptimization", "Sensitivity", "Identification".
 const char* StudyTypeName(StudyType t);
 
-/// The `study:` section. Which members are used depends on `type`:
+/// The `study:` section: `type`, `objective`, `parameters` and the options of the type as
+/// keys of the same map (e.g. `{type: GeneticOptimization, parameters: {...},
+/// populationSize: 40}`). Which members are used depends on `type`:
 ///  * ParameterVariation: `parameters` maps each name to Exudyn's tuple [begin, end, n]
 ///    (YAML ints without '.'/exponent are Python ints: Exudyn's int rule applies) or to
 ///    {values: [..]}; options useLogSpace, addComputationIndex, chunkSize.
 ///  * Sampling: `parameters` maps names to [lower, upper]; design (lhs | sobol | uniform |
-///    csv), count, seed, scramble (Sobol: none | owen | shift ... as SobolScramble names),
-///    designFile (csv), chunkSize.
+///    csv), count (required unless csv), seed, scramble (Sobol only: none | shift | lms, the
+///    SobolScramble names; empty: the default), designFile (csv), chunkSize. With design csv
+///    the file is read when the study file is loaded: `count` becomes its number of rows and
+///    `parameters` may be a list of column names or be left out (then every column is a
+///    parameter; bounds are then the columns' ranges and are not used).
 ///  * GeneticOptimization: `parameters` maps names to [min, max]; every GeneticOptions name
 ///    (populationSize, numberOfGenerations, elitistRatio, crossoverProbability,
 ///    crossoverAmount, rangeReductionFactor, distanceFactor, childDistribution,
@@ -123,8 +140,10 @@ const char* StudyTypeName(StudyType t);
 ///  * Sensitivity: `parameters` maps names to ref | [ref, relStep] | [ref, relStep, n]
 ///    (Exudyn's forms); scaledByReference.
 ///  * Identification: `parameters` maps names to [min, max] (GA ranges); `measured:` a list
-///    of MeasuredChannel maps; `genetic:` GeneticOptions as above; `refinement:`
-///    IdentificationOptions names.
+///    of MeasuredChannel maps (sensor by name or index, checked; file resolved relative to
+///    the study file and read once to check the column); `genetic:` a map of the
+///    GeneticOptions names and randomStream; `refinement:` a map of the
+///    IdentificationOptions names, or just the method name (NelderMead | none).
 /// Parameters of the file that a study does not vary stay at their nominal values. Study
 /// parameter names must be declared in the file's `parameters:` (or, when not declared,
 /// must be a theta path of the model, e.g. "spring.stiffness", which the study binds
@@ -177,6 +196,8 @@ struct StudyFile {
   ObjectiveSetDescription objectives;       ///< sensors resolved to indices, signal files
                                             ///< resolved relative to `directory`
   StudySpec study;
+  std::string source;                       ///< the file's text (BuildModelAt re-reads the model
+                                            ///< from it)
 };
 
 /// Reads and validates a file. Throws StudyFileError (file:line:column) for malformed YAML,
@@ -190,18 +211,24 @@ StudyFile LoadStudyFile(const std::string& path);
 StudyFile ParseStudyText(const std::string& text, const std::string& name, const std::string& directory = ".");
 
 /// Nominal values of the file's parameters, overridden by `overrides` ("name=value" pairs
-/// from the command line); throws StudyFileError for an unknown name or a malformed value.
+/// from the command line); throws StudyFileError (position "command line") for an unknown
+/// name, a missing '=' or a value that is not a finite number.
 std::vector<NamedParameter> WithOverrides(const std::vector<NamedParameter>& parameters,
                                           const std::vector<std::string>& overrides);
 
 /// Rebuilds the model with the given parameter values (expressions re-evaluated), for a
-/// single simulation at values other than the nominal ones. Throws StudyFileError naming
-/// the item and field if a value breaks a rule.
+/// single simulation at values other than the nominal ones. `values` are matched by name
+/// (file parameters not listed keep their nominal values); the model is read again from
+/// `file.source`. Throws StudyFileError naming the item and field if a value breaks a rule,
+/// and for a name that is not a parameter of the file.
 Model BuildModelAt(const StudyFile& file, const std::vector<NamedParameter>& values);
 
 /// The parameter map of a study on this file: map parameters = the file's parameters (in
 /// order) followed by study parameters that are theta paths (bound directly, named as the
-/// path with '.', '[' and ']' replaced by '_'); every FieldExpression is Defined. Use
+/// path with '.', '[' and ']' replaced by '_'); every FieldExpression is Defined. `map` must
+/// be fresh (built on `layout` and the model's Theta0, nothing declared yet). Throws
+/// StudyFileError when a study parameter is a theta path that the file defines by an
+/// expression (vary the expression's parameters instead) or the map rejects a name. Use
 /// StudyRows to expand study points into rows of this map.
 struct StudyMapping {
   std::vector<std::string> mapParameters;   ///< names declared in the ParameterMap
@@ -211,7 +238,8 @@ struct StudyMapping {
 StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, ParameterMap& map);
 
 /// Expands study points (each one value per study parameter, in StudySpec::ParameterNames
-/// order) into map rows (nominal values elsewhere), row-major.
+/// order) into map rows (nominal values elsewhere), row-major. Throws ValidationError for a
+/// point with the wrong number of values.
 std::vector<double> StudyRows(const StudyMapping& mapping, const std::vector<std::vector<double>>& points);
 
 }  // namespace mbsweep
