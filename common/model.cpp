@@ -758,6 +758,16 @@ SensorIndex Model::AddSensor(SensorItem item) {
 }
 
 // -------------------------------------- Compile -----------------------------------------
+void Model::SetSensorOutput(SensorIndex i, const std::string& fileName, bool writeToFile, bool storeInternal) {
+  std::visit(
+      [&](auto& s) {
+        s.fileName = fileName;
+        s.writeToFile = writeToFile;
+        s.storeInternal = storeInternal;
+      },
+      sensors_.at(static_cast<size_t>(i.value)));
+}
+
 Layout Model::Compile() const {
   Layout L;
   std::vector<int>& ints = L.ints;

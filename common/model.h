@@ -26,6 +26,9 @@ class Model {
   LoadIndex AddLoad(LoadItem item);
   /// Adds a sensor; the output variable type must be one its target can compute.
   SensorIndex AddSensor(SensorItem item);
+  /// Redirects a sensor's output (file name, writeToFile, storeInternal); e.g. a command
+  /// line run writing every sensor into one output folder. Throws std::out_of_range.
+  void SetSensorOutput(SensorIndex i, const std::string& fileName, bool writeToFile, bool storeInternal);
 
   const std::vector<NodeItem>& Nodes() const { return nodes_; }
   const std::vector<ObjectItem>& Objects() const { return objects_; }

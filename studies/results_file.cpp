@@ -390,6 +390,16 @@ CsvResultsWriter CsvResultsWriter::Create(const std::string& path, const std::ve
   return w;
 }
 
+CsvResultsWriter CsvResultsWriter::OpenAppend(const std::string& path, const std::vector<std::string>& parameterNames,
+                                              const std::vector<std::string>& objectiveNames) {
+  CsvResultsWriter w;
+  w.path_ = path;
+  w.nParameters_ = parameterNames.size();
+  w.nObjectives_ = objectiveNames.size();
+  w.out_ = OpenOut(path, std::ios::out | std::ios::app | std::ios::binary, "CSV results file");
+  return w;
+}
+
 std::string CsvResultsWriter::FormatRow(const Row& row) const {
   if (row.parameters.size() != nParameters_ || row.objectives.size() != nObjectives_)
     throw ValidationError("CSV results file '" + path_ + "': row " + std::to_string(row.computationIndex) + " has " +

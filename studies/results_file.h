@@ -138,6 +138,9 @@ class CsvResultsWriter {
 
   static CsvResultsWriter Create(const std::string& path, const std::vector<std::string>& parameterNames,
                                  const std::vector<std::string>& objectiveNames);
+  /// Opens an existing file for appending rows (a resumed study); no header is written.
+  static CsvResultsWriter OpenAppend(const std::string& path, const std::vector<std::string>& parameterNames,
+                                     const std::vector<std::string>& objectiveNames);
   CsvResultsWriter() = default;
   CsvResultsWriter(CsvResultsWriter&&) noexcept = default;
   CsvResultsWriter& operator=(CsvResultsWriter&&) noexcept = default;

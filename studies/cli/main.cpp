@@ -1,1 +1,7 @@
-int main() { return 0; }
+// mbsweep command line entry point (studies/cli/cli.h).
+#include <string>
+#include <vector>
+
+#include "studies/cli/cli.h"
+
+int main(int argc, char** argv) { return mbsweep::cli::RunCli(std::vector<std::string>(argv, argv + argc)); }

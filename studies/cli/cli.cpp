@@ -1,0 +1,106 @@
+// The mbsweep command line: option parsing and dispatch (commands in commands.cpp).
+#include "studies/cli/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "common/rules.h"
+#include "cpu/simulation.h"
+#include "studies/cli/commands.h"
+#include "studies/study_file.h"
+
+namespace mbsweep::cli {
+
+namespace {
+
+void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
+  c->add_option("study", o.study, "model and study file (YAML)")->required()->check(CLI::ExistingFile);
+  c->add_option("--out,-o", o.out, "output folder (default: <study name>_out)");
+  c->add_option("--set", o.sets, "override a parameter's nominal value: --set name=value (repeatable)");
+  c->add_flag("--quiet,-q", o.quiet, "no progress bar and no summary on stdout");
+  if (!batch) return;
+  c->add_option("--backend,-b", o.backend, "evaluator: cpu, cuda or auto (cuda if a GPU is usable)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  c->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace
+
+int RunCli(const std::vector<std::string>& args) {
+  CLI::App app{"mbsweep: multibody dynamics for massive parameter sweeps (Exudyn's items, solvers and studies)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("mbsweep ") + "0.1.0");
+  Options o;
+
+  CLI::App* simulate = app.add_subcommand("simulate", "one simulation at the nominal parameters: sensor files and objective values");
+  AddStudyOptions(simulate, o, false);
+
+  CLI::App* sweep = app.add_subcommand("sweep", "ParameterVariation grid or sampling design (study.type ParameterVariation | Sampling)");
+  AddStudyOptions(sweep, o, true);
+  sweep->add_option("--chunk", o.chunk, "systems per batch (default: study.chunkSize)")->check(CLI::PositiveNumber);
+  sweep->add_option("--count,-n", o.count, "sampling: number of points (overrides study.count)")->check(CLI::PositiveNumber);
+  sweep->add_option("--seed", o.seed, "sampling seed (overrides study.seed)");
+  sweep->add_flag("--resume", o.resume, "continue a killed run in the same --out folder without recomputing finished chunks");
+
+  CLI::App* optimize = app.add_subcommand("optimize", "GeneticOptimization (study.type GeneticOptimization), one batch per generation");
+  AddStudyOptions(optimize, o, true);
+  optimize->add_option("--seed", o.seed, "randomizerInitialization (overrides the study's)");
+  optimize->add_flag("--resume", o.resume, "continue a killed run; gives the same result as an uninterrupted one");
+
+  CLI::App* sensitivity = app.add_subcommand("sensitivity", "ComputeSensitivities (study.type Sensitivity), all evaluations in one batch");
+  AddStudyOptions(sensitivity, o, true);
+
+  CLI::App* identify = app.add_subcommand("identify", "fit parameters to measured signals (study.type Identification): GA, then Nelder-Mead");
+  AddStudyOptions(identify, o, true);
+  identify->add_option("--seed", o.seed, "GA seed (overrides the study's randomizerInitialization)");
+
+  CLI::App* compare = app.add_subcommand("compare", "the study's first batch on cpu and on cuda: deviations and speedup");
+  AddStudyOptions(compare, o, false);
+  compare->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
+  compare->add_option("--systems,-n", o.systems, "systems in the compared batch (default: 4096 or the study's size)")
+      ->check(CLI::PositiveNumber);
+
+  CLI::App* plot = app.add_subcommand("plot", "PNG figures from an output folder (summary.json) or an Exudyn-format results file");
+  plot->add_option("results", o.plotInput, "output folder of a study run, or a results file")->required()->check(CLI::ExistingPath);
+  plot->add_option("--out,-o", o.out, "folder for the PNG files (default: the output folder, or next to the results file)");
+  plot->add_flag("--quiet,-q", o.quiet, "do not list the written files");
+
+  std::vector<std::string> argvTail(args.begin() + (args.empty() ? 0 : 1), args.end());
+  std::reverse(argvTail.begin(), argvTail.end());  // CLI11 parses a reversed vector
+  try {
+    app.parse(argvTail);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;  // --help/--version: 0; any usage error: 1
+  }
+
+  try {
+    if (simulate->parsed()) return RunSimulate(o);
+    if (sweep->parsed()) return RunSweep(o);
+    if (optimize->parsed()) return RunOptimize(o);
+    if (sensitivity->parsed()) return RunSensitivity(o);
+    if (identify->parsed()) return RunIdentify(o);
+    if (compare->parsed()) return RunCompare(o);
+    if (plot->parsed()) return RunPlot(o);
+  } catch (const StudyFileError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const ValidationError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const SolverError& e) {
+    std::fprintf(stderr, "solver error: %s\n", e.what());
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory (use --chunk to bound the batch size)\n");
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 3;
+  }
+  return 1;
+}
+
+}  // namespace mbsweep::cli

@@ -1,0 +1,930 @@
+// The mbsweep subcommands (commands.h).
+#include "studies/cli/commands.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "common/rules.h"
+#include "cpu/batch.h"
+#include "cpu/simulation.h"
+#include "studies/checkpoint.h"
+#include "studies/cli/progress.h"
+#include "studies/evaluators.h"
+#include "studies/genetic.h"
+#include "studies/grid.h"
+#include "studies/identification.h"
+#include "studies/plot.h"
+#include "studies/results_file.h"
+#include "studies/sampling.h"
+#include "studies/sensitivities.h"
+#include "studies/study_file.h"
+
+namespace mbsweep::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using Points = std::vector<std::vector<double>>;
+
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+/// NaN and infinities are not JSON numbers: they become null.
+Json Number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+std::string OutputFolder(const Options& o) {
+  // absolute, so that a resumed run finds its manifest's outputs from any working directory
+  const fs::path dir = fs::absolute(o.out.empty() ? fs::path(o.study).stem().string() + "_out" : o.out);
+  fs::create_directories(dir);
+  return dir.lexically_normal().string();
+}
+
+std::string Join(const std::string& dir, const std::string& name) { return (fs::path(dir) / name).string(); }
+
+void WriteJson(const std::string& path, const Json& j) {
+  std::ofstream f(path);
+  f << j.dump(2) << "\n";
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+/// The study file with --set overrides applied (the model rebuilt at the new nominal values).
+StudyFile LoadStudy(const Options& o) {
+  StudyFile f = LoadStudyFile(o.study);
+  if (!o.sets.empty()) {
+    f.parameters = WithOverrides(f.parameters, o.sets);
+    f.model = BuildModelAt(f, f.parameters);
+  }
+  return f;
+}
+
+Json SettingsJson(const StudyFile& f) {
+  const TimeIntegrationSettings& ti = f.settings.timeIntegration;
+  return Json{{"solver", DynamicSolverTypeName(f.solver)},
+              {"startTime", ti.startTime},
+              {"endTime", ti.endTime},
+              {"numberOfSteps", ti.numberOfSteps},
+              {"spectralRadius", ti.generalizedAlpha.spectralRadius},
+              {"newtonRelativeTolerance", ti.newton.relativeTolerance},
+              {"useModifiedNewton", ti.newton.useModifiedNewton},
+              {"sensorsWritePeriod", f.settings.solutionSettings.sensorsWritePeriod}};
+}
+
+/// One study on one evaluator: the compiled model, the parameter map, objectives, and the
+/// counters of everything evaluated. Not movable (the map refers to the layout).
+struct Session {
+  StudyFile file;
+  Layout layout;
+  std::unique_ptr<ParameterMap> map;
+  StudyMapping mapping;
+  CompiledObjectives objectives;
+  int column = 0;  ///< the study's objective value
+  std::unique_ptr<Evaluator> evaluator;
+  std::string backend;
+  double evaluationSeconds = 0;
+  std::uint64_t evaluated = 0;
+  std::map<std::string, std::uint64_t> statusCounts;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  Session() = default;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  BatchResult Evaluate(const Points& points) {
+    const std::vector<double> rows = StudyRows(mapping, points);
+    const BatchProblem p = MakeBatch(layout, *map, rows, file.solver, file.settings, objectives);
+    BatchResult r = evaluator->Evaluate(p);
+    evaluationSeconds += r.seconds;
+    evaluated += static_cast<std::uint64_t>(r.nSystems);
+    for (int i = 0; i < r.nSystems; ++i) ++statusCounts[SolveStatusName(r.status[static_cast<size_t>(i)])];
+    return r;
+  }
+  /// The study value of each system (NaN where the status is not ok).
+  std::vector<double> Column(const BatchResult& r) const {
+    std::vector<double> v(static_cast<size_t>(r.nSystems));
+    for (int i = 0; i < r.nSystems; ++i) v[static_cast<size_t>(i)] = r.Value(i, column);
+    return v;
+  }
+
+  Json Summary(const std::string& command) const {
+    Json counts = Json::object();
+    for (const auto& [k, n] : statusCounts) counts[k] = n;
+    Json names = Json::array();
+    for (const auto& n : objectives.valueNames) names.push_back(n);
+    return Json{{"mbsweep", kMbsweepVersion},
+                {"command", command},
+                {"study", file.path},
+                {"studyType", StudyTypeName(file.study.type)},
+                {"backend", backend},
+                {"settings", SettingsJson(file)},
+                {"objectives", names},
+                {"studyObjective", objectives.valueNames.at(static_cast<size_t>(column))},
+                {"evaluations", evaluated},
+                {"counts", counts},
+                {"timings", {{"totalSeconds", Seconds(start)}, {"evaluationSeconds", evaluationSeconds}}}};
+  }
+};
+
+void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, const std::string& command) {
+  for (StudyType t : types)
+    if (f.study.type == t) return;
+  std::string valid;
+  for (StudyType t : types) valid += std::string(valid.empty() ? "" : " or ") + StudyTypeName(t);
+  throw StudyFileError(f.study.where.file.empty() ? FilePosition{f.path, 0, 0} : f.study.where,
+                       "'" + command + "' needs study.type " + valid + ", the file has " + StudyTypeName(f.study.type));
+}
+
+/// Opens the study: compiles, maps parameters, builds the objectives (from the file's
+/// `objectives:`, or `description` if given) and creates the evaluator.
+void OpenSession(Session& s, const Options& o, const std::string& backend,
+                 const ObjectiveSetDescription* description = nullptr) {
+  s.file = LoadStudy(o);
+  s.layout = s.file.model.Compile();
+  s.map = std::make_unique<ParameterMap>(s.layout, s.file.model.Theta0());
+  s.mapping = MakeStudyMapping(s.file, s.layout, *s.map);
+  const ObjectiveSetDescription& d = description ? *description : s.file.objectives;
+  if (d.objectives.empty())
+    throw StudyFileError(FilePosition{s.file.path, 0, 0}, "the study needs at least one entry in objectives.list");
+  s.objectives = BuildObjectives(d, s.layout, s.file.model.Theta0());
+  s.column = 0;
+  if (!s.file.study.objective.empty()) {
+    const auto& names = s.objectives.valueNames;
+    const auto it = std::find(names.begin(), names.end(), s.file.study.objective);
+    if (it == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw StudyFileError(s.file.study.where, "study.objective = '" + s.file.study.objective +
+                                                   "' is not an objective value; valid: " + list);
+    }
+    s.column = static_cast<int>(it - names.begin());
+  }
+  EvaluatorOptions eo;
+  eo.threads = o.threads;
+  s.evaluator = CreateEvaluator(backend, eo);
+  s.backend = s.evaluator->Name();
+}
+
+// ---------------------------------------------------------------------------------------
+// Small CSV reader for plot (our own CSV outputs: no quoted commas in numeric columns).
+// ---------------------------------------------------------------------------------------
+struct CsvTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  int Column(const std::string& name) const {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  }
+  std::vector<double> Numbers(int c) const {
+    std::vector<double> v;
+    v.reserve(rows.size());
+    for (const auto& r : rows) {
+      const std::string& f = r.at(static_cast<size_t>(c));
+      char* end = nullptr;
+      const double x = std::strtod(f.c_str(), &end);
+      v.push_back(end == f.c_str() ? std::numeric_limits<double>::quiet_NaN() : x);
+    }
+    return v;
+  }
+};
+
+std::vector<std::string> SplitCsvLine(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
+      else if (c == '"') quoted = false;
+      else cur += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(cur), cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+CsvTable ReadCsv(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw ValidationError("cannot read " + path);
+  CsvTable t;
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(f, line)) {
+    ++lineNo;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields = SplitCsvLine(line);
+    if (t.header.empty()) {
+      t.header = std::move(fields);
+    } else {
+      if (fields.size() != t.header.size())
+        throw ValidationError(path + ":" + std::to_string(lineNo) + ": " + std::to_string(fields.size()) +
+                              " fields, the header has " + std::to_string(t.header.size()));
+      t.rows.push_back(std::move(fields));
+    }
+  }
+  return t;
+}
+
+/// FNV-1a of the study file's bytes plus the options that change the results.
+std::string Fingerprint(const Options& o, const std::string& extra) {
+  std::ifstream f(o.study, std::ios::binary);
+  std::ostringstream text;
+  text << f.rdbuf();
+  std::string s = text.str() + "\n" + extra;
+  for (const auto& set : o.sets) s += "\nset " + set;
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+/// Best row of a results CSV (by the study objective's column) and the row count.
+struct CsvBest {
+  std::uint64_t rows = 0;
+  double value = std::numeric_limits<double>::quiet_NaN();
+  Json parameters = Json::object();
+  std::map<std::string, std::uint64_t> counts;
+};
+CsvBest BestOfResultsCsv(const std::string& path, const std::vector<std::string>& parameters,
+                         const std::string& objective) {
+  std::ifstream f(path);
+  std::string line;
+  CsvBest b;
+  std::getline(f, line);
+  const std::vector<std::string> header = SplitCsvLine(line);
+  auto col = [&](const std::string& n) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), n) - header.begin());
+  };
+  const size_t vc = col(objective), sc = col("status");
+  while (std::getline(f, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> r = SplitCsvLine(line);
+    if (r.size() != header.size()) continue;
+    ++b.rows;
+    ++b.counts[r[sc]];
+    const double v = std::strtod(r[vc].c_str(), nullptr);
+    if (std::isfinite(v) && !(v >= b.value)) {
+      b.value = v;
+      for (const auto& p : parameters) b.parameters[p] = std::strtod(r[col(p)].c_str(), nullptr);
+    }
+  }
+  return b;
+}
+
+/// A batch of one system at the given theta row (no study parameters).
+BatchProblem SingleSystem(const Layout& layout, std::vector<Real> theta, DynamicSolverType solver,
+                          const SimulationSettings& settings, const CompiledObjectives& objectives) {
+  BatchProblem p;
+  p.layout = &layout;
+  p.solver = solver;
+  p.settings = settings;
+  p.objectives = objectives;
+  p.nSystems = 1;
+  p.theta = std::move(theta);
+  p.rowErrors.assign(1, "");
+  return p;
+}
+
+void PrintOptimum(const std::vector<std::string>& names, const std::vector<double>& values, double value,
+                  const std::string& what) {
+  std::printf("%s:", what.c_str());
+  for (size_t k = 0; k < names.size(); ++k) std::printf(" %s = %.10g", names[k].c_str(), values[k]);
+  std::printf("; value = %.10g\n", value);
+}
+
+}  // namespace
+
+// =======================================================================================
+// simulate
+// =======================================================================================
+int RunSimulate(const Options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const StudyFile f = LoadStudy(o);
+  const std::string out = OutputFolder(o);
+  Model m = f.model;
+  const Layout layout = m.Compile();
+  Json sensors = Json::array();
+  for (size_t i = 0; i < m.Sensors().size(); ++i) {
+    const std::string file = Join(out, layout.sensorNames[i] + ".txt");
+    m.SetSensorOutput(SensorIndex{static_cast<int>(i)}, file, true, true);
+    sensors.push_back(file);
+  }
+  Simulation sim(m);
+  sim.SolveDynamic(f.settings, f.solver);
+  const SolverStatistics& st = sim.Statistics();
+
+  Json parameters = Json::object();
+  for (const auto& p : f.parameters) parameters[p.name] = p.value;
+  Json finals = Json::object();
+  for (size_t i = 0; i < m.Sensors().size(); ++i) {
+    Json v = Json::array();
+    for (Real x : sim.GetSensorValues(SensorIndex{static_cast<int>(i)})) v.push_back(Number(x));
+    finals[layout.sensorNames[i]] = v;
+  }
+  Json objectives = Json::object();
+  if (!f.objectives.objectives.empty()) {
+    // The objectives on the batch path (the same reduction a study uses), one system.
+    const CompiledObjectives co = BuildObjectives(f.objectives, layout, m.Theta0());
+    const BatchProblem one = SingleSystem(layout, m.Theta0(), f.solver, f.settings, co);
+    const BatchResult r = CreateCpuEvaluator({1})->Evaluate(one);
+    for (size_t k = 0; k < co.valueNames.size(); ++k) objectives[co.valueNames[k]] = Number(r.Value(0, static_cast<int>(k)));
+    if (!o.quiet)
+      for (size_t k = 0; k < co.valueNames.size(); ++k)
+        std::printf("%s = %.12g\n", co.valueNames[k].c_str(), r.Value(0, static_cast<int>(k)));
+  }
+  Json summary{{"mbsweep", kMbsweepVersion},
+               {"command", "simulate"},
+               {"study", f.path},
+               {"studyType", "Simulation"},
+               {"backend", "cpu reference solver"},
+               {"settings", SettingsJson(f)},
+               {"parameters", parameters},
+               {"sensorFiles", sensors},
+               {"finalSensorValues", finals},
+               {"objectives", objectives},
+               {"statistics",
+                {{"steps", st.steps},
+                 {"rejectedSteps", st.rejectedSteps},
+                 {"newtonIterations", st.newtonIterations},
+                 {"jacobianUpdates", st.jacobianUpdates}}},
+               {"timings", {{"totalSeconds", Seconds(start)}}}};
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet)
+    std::printf("simulated t = %g .. %g in %d steps; %zu sensor files and summary.json in %s\n",
+                f.settings.timeIntegration.startTime, sim.State().t, st.steps, m.Sensors().size(), out.c_str());
+  return 0;
+}
+
+// =======================================================================================
+// sweep: ParameterVariation grid or sampling design, chunk by chunk, resumable
+// =======================================================================================
+int RunSweep(const Options& o) {
+  Session s;
+  OpenSession(s, o, o.backend);
+  RequireStudy(s.file, {StudyType::ParameterVariation, StudyType::Sampling}, "sweep");
+  const StudySpec& st = s.file.study;
+  const std::string out = OutputFolder(o);
+  const std::uint64_t chunk = o.chunk ? o.chunk : st.chunkSize;
+  const std::vector<std::string> names = st.ParameterNames();
+  const bool grid = st.type == StudyType::ParameterVariation;
+
+  // The points: a grid (never materialized) or a design (Sobol chunk by chunk).
+  std::unique_ptr<ParameterGrid> pgrid;
+  Design design;
+  std::uint64_t total = 0;
+  const std::uint64_t seed = o.seed ? static_cast<std::uint64_t>(*o.seed) : st.seed;
+  const std::uint64_t count = o.count ? o.count : st.count;
+  std::vector<std::string> warnings;
+  if (grid) {
+    pgrid = std::make_unique<ParameterGrid>(st.ranges, st.useLogSpace);
+    total = pgrid->Size();
+  } else if (st.design == "sobol") {
+    total = count;
+    const std::string w = SobolCountWarning(static_cast<size_t>(total));
+    if (!w.empty()) warnings.push_back(w);
+  } else {
+    if (st.design == "lhs") design = LatinHypercubeDesign(st.bounds, static_cast<size_t>(count), seed);
+    else if (st.design == "uniform") design = UniformDesign(st.bounds, static_cast<size_t>(count), seed);
+    else design = ReadDesignCsv(st.designFile, names);
+    total = design.Count();
+  }
+  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  const SobolScramble scramble = st.scramble.empty() ? SobolScramble::LinearMatrix : ParseSobolScramble(st.scramble);
+
+  const std::string resultsTxt = Join(out, "results.txt"), resultsCsv = Join(out, "results.csv");
+  std::vector<std::string> files{resultsCsv};
+  if (grid) files.push_back(resultsTxt);
+  const std::uint64_t nChunks = total == 0 ? 0 : (total + chunk - 1) / chunk;
+  ChunkManifest manifest = ChunkManifest::Open(
+      Join(out, "manifest.txt"), Fingerprint(o, "sweep chunk=" + std::to_string(chunk) + " seed=" + std::to_string(seed) +
+                                                   " count=" + std::to_string(count)),
+      files, o.resume);
+  const std::uint64_t done = manifest.CompletedChunks();
+  CsvResultsWriter csv;
+  ResultsFileWriter txt;
+  if (done == 0) {
+    csv = CsvResultsWriter::Create(resultsCsv, names, s.objectives.valueNames);
+    if (grid) txt = ResultsFileWriter::Create(resultsTxt, MakeResultsHeader(*pgrid, resultsTxt, "mbsweep " + s.backend));
+  } else {
+    csv = CsvResultsWriter::OpenAppend(resultsCsv, names, s.objectives.valueNames);
+    if (grid) txt = ResultsFileWriter::OpenAppend(resultsTxt);
+  }
+
+  Progress progress("sweep", total, "systems", o.quiet);
+  Points points;
+  std::vector<std::vector<PyNumber>> pyPoints;
+  for (std::uint64_t c = done; c < nChunks; ++c) {
+    const std::uint64_t begin = c * chunk, end = std::min(total, begin + chunk);
+    points.assign(static_cast<size_t>(end - begin), {});
+    pyPoints.assign(points.size(), {});
+    if (grid) {
+      for (std::uint64_t i = begin; i < end; ++i) {
+        points[i - begin] = pgrid->Point(i);
+        pyPoints[i - begin] = pgrid->PyPoint(i);
+      }
+    } else {
+      const Design part = st.design == "sobol" ? SobolDesign(st.bounds, static_cast<size_t>(end - begin), seed, scramble, begin)
+                                               : Design{};
+      for (std::uint64_t i = begin; i < end; ++i) {
+        points[i - begin] = st.design == "sobol" ? part.Row(static_cast<size_t>(i - begin)) : design.Row(static_cast<size_t>(i));
+        for (double x : points[i - begin]) pyPoints[i - begin].push_back(PyNumber::Float(x));
+      }
+    }
+    const BatchResult r = s.Evaluate(points);
+    std::vector<CsvResultsWriter::Row> rows(points.size());
+    std::vector<ResultsRow> txtRows;
+    for (size_t i = 0; i < points.size(); ++i) {
+      rows[i].computationIndex = begin + i;
+      rows[i].parameters = pyPoints[i];
+      rows[i].objectives.assign(r.values.begin() + static_cast<long>(i) * r.nValues,
+                                r.values.begin() + static_cast<long>(i + 1) * r.nValues);
+      rows[i].status = SolveStatusName(r.status[i]);
+      if (grid) {
+        ResultsRow row = MakeGridRow(*pgrid, begin + i, ResultValue::Float(r.Value(static_cast<int>(i), s.column)));
+        if (!st.addComputationIndex) row.computationIndex = -1;
+        txtRows.push_back(std::move(row));
+      }
+    }
+    csv.Append(rows);
+    if (grid) txt.Append(txtRows);
+    manifest.MarkCompleted(c);
+    progress.Update(end);
+  }
+  progress.Finish();
+
+  const CsvBest best = BestOfResultsCsv(resultsCsv, names, s.objectives.valueNames[static_cast<size_t>(s.column)]);
+  Json summary = s.Summary("sweep");
+  summary["points"] = total;
+  summary["chunks"] = {{"size", chunk}, {"count", nChunks}, {"resumedAfter", done}};
+  Json counts = Json::object();
+  for (const auto& [k, n] : best.counts) counts[k] = n;
+  summary["counts"] = counts;  // over the whole results file, resumed chunks included
+  summary["optimum"] = {{"parameters", best.parameters}, {"value", Number(best.value)}};
+  summary["design"] = grid ? Json{{"type", "grid"}, {"useLogSpace", st.useLogSpace}}
+                           : Json{{"type", st.design}, {"seed", seed}, {"count", total}};
+  summary["warnings"] = warnings;
+  summary["outputs"] = files;
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet) {
+    std::printf("%llu systems (%llu evaluated now) on %s in %.3f s; ", static_cast<unsigned long long>(total),
+                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds);
+    for (const auto& [k, n] : best.counts) std::printf("%s %llu ", k.c_str(), static_cast<unsigned long long>(n));
+    std::printf("\nminimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(), best.value);
+    for (const auto& [k, v] : best.parameters.items()) std::printf(" %s = %.10g", k.c_str(), v.get<double>());
+    std::printf("\nresults: %s\n", out.c_str());
+  }
+  return 0;
+}
+
+// =======================================================================================
+// optimize: GeneticOptimization, one batch per generation
+// =======================================================================================
+namespace {
+
+GeneticOptions GeneticOptionsFor(const StudySpec& st, const Options& o) {
+  GeneticOptions g = st.genetic;
+  if (o.seed) g.randomizerInitialization = *o.seed;
+  g.randomStream = ParseGeneticRandomStream(st.randomStream);
+  return g;
+}
+
+/// history.csv: generation, evaluation, parameters..., value.
+void WriteHistory(const std::string& path, const GeneticResult& r) {
+  std::ofstream f(path);
+  f << "generation,evaluation";
+  for (const auto& n : r.names) f << "," << CsvField(n);
+  f << ",value\n";
+  for (size_t g = 0; g + 1 < r.generationOffsets.size(); ++g)
+    for (size_t i = r.generationOffsets[g]; i < r.generationOffsets[g + 1]; ++i) {
+      f << g << "," << i;
+      for (double x : r.parameterHistory[i]) f << "," << PyStr(x);
+      f << "," << PyStr(r.valueHistory[i]) << "\n";
+    }
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+Json BestPerGeneration(const GeneticResult& r) {
+  Json best = Json::array();
+  double sofar = std::numeric_limits<double>::infinity();
+  for (size_t g = 0; g + 1 < r.generationOffsets.size(); ++g) {
+    for (size_t i = r.generationOffsets[g]; i < r.generationOffsets[g + 1]; ++i)
+      if (r.valueHistory[i] < sofar) sofar = r.valueHistory[i];
+    best.push_back(Number(sofar));
+  }
+  return best;
+}
+
+Json ParameterObject(const std::vector<std::string>& names, const std::vector<double>& values) {
+  Json j = Json::object();
+  for (size_t k = 0; k < names.size(); ++k) j[names[k]] = Number(values[k]);
+  return j;
+}
+
+}  // namespace
+
+int RunOptimize(const Options& o) {
+  Session s;
+  OpenSession(s, o, o.backend);
+  RequireStudy(s.file, {StudyType::GeneticOptimization}, "optimize");
+  const StudySpec& st = s.file.study;
+  const std::string out = OutputFolder(o);
+  GeneticOptions g = GeneticOptionsFor(st, o);
+  g.resultsFile = Join(out, "results.txt");
+  g.resume = o.resume;
+  Progress progress("optimize", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
+  g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
+    progress.Update(static_cast<std::uint64_t>(generation + 1));
+  };
+  const GeneticResult r = GeneticOptimization(
+      [&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); }, st.geneticParameters, g);
+  progress.Finish();
+  WriteHistory(Join(out, "history.csv"), r);
+
+  Json summary = s.Summary("optimize");
+  summary["optimum"] = {{"parameters", ParameterObject(r.names, r.optimumParameters)}, {"value", Number(r.optimumValue)}};
+  summary["generations"] = g.numberOfGenerations;
+  summary["populationSize"] = g.populationSize;
+  summary["randomStream"] = st.randomStream;
+  summary["seed"] = g.randomizerInitialization ? Json(*g.randomizerInitialization) : Json(nullptr);
+  summary["historyEvaluations"] = r.NumberOfEvaluations();
+  summary["bestPerGeneration"] = BestPerGeneration(r);
+  summary["outputs"] = {g.resultsFile, Join(out, "history.csv")};
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet) {
+    PrintOptimum(r.names, r.optimumParameters, r.optimumValue, "optimum");
+    std::printf("%zu evaluations (%llu now) on %s in %.3f s; results: %s\n", r.NumberOfEvaluations(),
+                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, out.c_str());
+  }
+  return 0;
+}
+
+// =======================================================================================
+// sensitivity
+// =======================================================================================
+int RunSensitivity(const Options& o) {
+  Session s;
+  OpenSession(s, o, o.backend);
+  RequireStudy(s.file, {StudyType::Sensitivity}, "sensitivity");
+  const StudySpec& st = s.file.study;
+  const std::string out = OutputFolder(o);
+  const SensitivityResult r = ComputeSensitivities(
+      st.sensitivityParameters,
+      [&](const SensitivityPoints& points) {
+        const BatchResult b = s.Evaluate(points);
+        std::vector<std::vector<double>> v(static_cast<size_t>(b.nSystems));
+        for (int i = 0; i < b.nSystems; ++i)
+          v[static_cast<size_t>(i)].assign(b.values.begin() + i * b.nValues, b.values.begin() + (i + 1) * b.nValues);
+        return v;
+      },
+      st.sensitivity);
+  const std::string path = Join(out, "sensitivities.csv");
+  std::ofstream f(path);
+  f << "parameter,ref";
+  for (const auto& n : s.objectives.valueNames) f << "," << CsvField("d_" + n);
+  f << "\n";
+  Json matrix = Json::object();
+  for (size_t i = 0; i < r.names.size(); ++i) {
+    f << CsvField(r.names[i]) << "," << PyStr(st.sensitivityParameters[i].ref);
+    Json row = Json::object();
+    for (size_t k = 0; k < r.sensitivity[i].size(); ++k) {
+      f << "," << PyStr(r.sensitivity[i][k]);
+      row[s.objectives.valueNames[k]] = Number(r.sensitivity[i][k]);
+    }
+    f << "\n";
+    matrix[r.names[i]] = row;
+  }
+  f.close();
+  Json ref = Json::object();
+  for (size_t k = 0; k < r.valRef.size(); ++k) ref[s.objectives.valueNames[k]] = Number(r.valRef[k]);
+  Json summary = s.Summary("sensitivity");
+  summary["reference"] = ref;
+  summary["scaledByReference"] = st.sensitivity.scaledByReference;
+  summary["sensitivity"] = matrix;
+  summary["outputs"] = {path};
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet) {
+    std::printf("%-16s", "d(value)/d(par)");
+    for (const auto& n : s.objectives.valueNames) std::printf(" %16s", n.c_str());
+    std::printf("\n");
+    for (size_t i = 0; i < r.names.size(); ++i) {
+      std::printf("%-16s", r.names[i].c_str());
+      for (double x : r.sensitivity[i]) std::printf(" %16.8g", x);
+      std::printf("\n");
+    }
+  }
+  return 0;
+}
+
+// =======================================================================================
+// identify: GA + Nelder-Mead against measured signals
+// =======================================================================================
+namespace {
+
+/// Linear interpolation of stored sensor rows [t, values...] at time t (component c).
+double Interpolate(const std::vector<std::vector<Real>>& rows, double t, int c) {
+  if (rows.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const size_t col = static_cast<size_t>(c) + 1;
+  if (t <= rows.front()[0]) return rows.front()[col];
+  if (t >= rows.back()[0]) return rows.back()[col];
+  const auto it = std::lower_bound(rows.begin(), rows.end(), t,
+                                   [](const std::vector<Real>& r, double x) { return r[0] < x; });
+  const auto& b = *it;
+  const auto& a = *(it - 1);
+  const double w = (t - a[0]) / (b[0] - a[0]);
+  return a[col] + w * (b[col] - a[col]);
+}
+
+}  // namespace
+
+int RunIdentify(const Options& o) {
+  const StudyFile probe = LoadStudy(o);
+  RequireStudy(probe, {StudyType::Identification}, "identify");
+  const Layout probeLayout = probe.model.Compile();
+  const ObjectiveSetDescription description = BuildIdentificationObjectives(
+      probe.study.measured, probeLayout.sensorNames, probe.directory, probe.objectives.samplePeriod);
+  Session s;
+  OpenSession(s, o, o.backend, &description);
+  s.column = IdentificationColumn(s.objectives);  // the weighted sum of the channels' RMS errors
+  const StudySpec& st = s.file.study;
+  const std::string out = OutputFolder(o);
+
+  GeneticOptions g = GeneticOptionsFor(st, o);
+  Progress progress("identify (GA)", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
+  g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
+    progress.Update(static_cast<std::uint64_t>(generation + 1));
+  };
+  const IdentificationResult r = Identify([&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); },
+                                          st.geneticParameters, g, st.identification);
+  progress.Finish();
+  WriteHistory(Join(out, "history.csv"), r.genetic);
+
+  // Channel values at the fit, and simulated against measured signals for the plot.
+  const BatchResult atFit = s.Evaluate({r.parameters});
+  std::vector<NamedParameter> values = s.file.parameters;
+  for (size_t k = 0; k < r.names.size(); ++k)
+    for (auto& p : values)
+      if (p.name == r.names[k]) p.value = r.parameters[k];
+  Model m = BuildModelAt(s.file, values);
+  for (size_t i = 0; i < m.Sensors().size(); ++i) m.SetSensorOutput(SensorIndex{static_cast<int>(i)}, "", false, true);
+  Simulation sim(m);
+  sim.SolveDynamic(s.file.settings, s.file.solver);
+  const std::string signals = Join(out, "signals.csv");
+  std::ofstream f(signals);
+  f << "channel,time,measured,simulated\n";
+  Json channels = Json::array();
+  for (size_t c = 0; c < st.measured.size(); ++c) {
+    const ObjectiveDescription& od = description.objectives[c];
+    const MeasuredSignal ms = ReadSignalCsv(od.signalFile, od.signalColumn, od.signalColumnName);
+    const auto& stored = sim.GetSensorStoredData(SensorIndex{od.sensor});
+    for (size_t i = 0; i < ms.times.size(); ++i)
+      f << CsvField(od.name) << "," << PyStr(ms.times[i]) << "," << PyStr(ms.values[i]) << ","
+        << PyStr(Interpolate(stored, ms.times[i], od.component)) << "\n";
+    channels.push_back({{"name", od.name},
+                        {"sensor", st.measured[c].sensor},
+                        {"file", od.signalFile},
+                        {"weight", od.weight},
+                        {"rmsError", Number(atFit.Value(0, static_cast<int>(c)))}});
+  }
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + signals);
+
+  Json summary = s.Summary("identify");
+  summary["optimum"] = {{"parameters", ParameterObject(r.names, r.parameters)}, {"value", Number(r.value)}};
+  summary["genetic"] = {{"parameters", ParameterObject(r.names, r.geneticParameters)},
+                        {"value", Number(r.geneticValue)},
+                        {"evaluations", r.genetic.NumberOfEvaluations()},
+                        {"bestPerGeneration", BestPerGeneration(r.genetic)}};
+  summary["refinement"] = {{"method", st.identification.refinement},
+                           {"iterations", r.refinement.iterations},
+                           {"evaluations", r.refinement.evaluations},
+                           {"converged", r.refinement.converged},
+                           {"reason", r.refinement.reason}};
+  summary["channels"] = channels;
+  summary["outputs"] = {Join(out, "history.csv"), signals};
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet) {
+    PrintOptimum(r.names, r.geneticParameters, r.geneticValue, "GA optimum ");
+    PrintOptimum(r.names, r.parameters, r.value, "fitted     ");
+    for (const auto& c : channels)
+      std::printf("  channel %s: RMS error %.6g (weight %g)\n", c["name"].get<std::string>().c_str(),
+                  c["rmsError"].is_null() ? NAN : c["rmsError"].get<double>(), c["weight"].get<double>());
+    std::printf("%llu evaluations on %s in %.3f s; results: %s\n", static_cast<unsigned long long>(s.evaluated),
+                s.backend.c_str(), s.evaluationSeconds, out.c_str());
+  }
+  return 0;
+}
+
+// =======================================================================================
+// compare: one batch on cpu and cuda
+// =======================================================================================
+int RunCompare(const Options& o) {
+  Session s;
+  OpenSession(s, o, "cpu");
+  const StudySpec& st = s.file.study;
+  const std::string out = OutputFolder(o);
+  std::string why;
+  if (!CudaAvailable(&why)) throw ValidationError("compare needs the cuda backend: " + why);
+  std::unique_ptr<Evaluator> cuda = CreateEvaluator("cuda");
+
+  // The study's first points (a GA/identification: a Latin hypercube over its ranges).
+  const std::uint64_t want = o.systems ? o.systems : 4096;
+  Points points;
+  switch (st.type) {
+    case StudyType::ParameterVariation: {
+      const ParameterGrid grid(st.ranges, st.useLogSpace);
+      for (std::uint64_t i = 0; i < std::min(want, grid.Size()); ++i) points.push_back(grid.Point(i));
+      break;
+    }
+    case StudyType::Sensitivity: points = SensitivityPointsFor(st.sensitivityParameters); break;
+    case StudyType::None: points.assign(1, {}); break;
+    default: {
+      std::vector<ParameterBounds> bounds = st.bounds;
+      if (bounds.empty())
+        for (const auto& p : st.geneticParameters) bounds.push_back({p.name, p.min, p.max});
+      const Design d = st.type == StudyType::Sampling && st.design == "sobol"
+                           ? SobolDesign(bounds, static_cast<size_t>(want), st.seed)
+                           : LatinHypercubeDesign(bounds, static_cast<size_t>(want), st.seed);
+      for (size_t i = 0; i < d.Count(); ++i) points.push_back(d.Row(i));
+    }
+  }
+  const BatchProblem p = st.type == StudyType::None
+                             ? SingleSystem(s.layout, s.file.model.Theta0(), s.file.solver, s.file.settings, s.objectives)
+                             : MakeBatch(s.layout, *s.map, StudyRows(s.mapping, points), s.file.solver,
+                                         s.file.settings, s.objectives);
+  const BatchResult rc = s.evaluator->Evaluate(p);
+  const BatchResult rg = cuda->Evaluate(p);
+  const BatchComparison c = CompareBatchResults(rc, rg);
+  Json cols = Json::object();
+  for (size_t k = 0; k < s.objectives.valueNames.size(); ++k)
+    cols[s.objectives.valueNames[k]] = {{"maxAbsDeviation", Number(c.maxAbsDeviation[k])},
+                                        {"maxRelDeviation", Number(c.maxRelDeviation[k])}};
+  Json summary = s.Summary("compare");
+  summary["backend"] = "cpu vs cuda";
+  summary["systems"] = points.size();
+  summary["comparedSystems"] = c.comparedSystems;
+  summary["statusDiffers"] = c.statusDiffers;
+  summary["deviations"] = cols;
+  summary["seconds"] = {{"cpu", rc.seconds}, {"cuda", rg.seconds}};
+  summary["speedup"] = Number(c.speedup);
+  WriteJson(Join(out, "summary.json"), summary);
+  if (!o.quiet) std::printf("%zu systems\n%s", points.size(), FormatComparison(c, s.objectives.valueNames).c_str());
+  return 0;
+}
+
+// =======================================================================================
+// plot
+// =======================================================================================
+namespace {
+
+std::string SafeName(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return s;
+}
+
+/// value against each parameter (Exudyn's PlotOptimizationResults2D), one PNG per parameter.
+std::vector<std::string> ScatterPlots(const std::string& dir, const std::vector<std::string>& names,
+                                      const std::vector<std::vector<double>>& columns, const std::vector<double>& values,
+                                      const std::string& valueName, const std::string& title) {
+  std::vector<std::string> files;
+  bool positive = true;
+  for (double v : values) positive = positive && !(v <= 0);
+  for (size_t k = 0; k < names.size(); ++k) {
+    PlotSeries series{valueName, columns[k], values, false, true};
+    PlotOptions po;
+    po.title = title;
+    po.xLabel = names[k];
+    po.yLabel = valueName;
+    po.yLog = positive;
+    const std::string path = Join(dir, "value_vs_" + SafeName(names[k]) + ".png");
+    WriteLinePlot(path, {series}, po);
+    files.push_back(path);
+  }
+  return files;
+}
+
+}  // namespace
+
+int RunPlot(const Options& o) {
+  std::vector<std::string> written;
+  if (fs::is_directory(o.plotInput)) {
+    const std::string in = o.plotInput;
+    const std::string out = o.out.empty() ? in : o.out;
+    fs::create_directories(out);
+    std::ifstream sf(Join(in, "summary.json"));
+    if (!sf) throw ValidationError(in + " has no summary.json (is it an output folder of mbsweep?)");
+    const Json summary = Json::parse(sf);
+    const std::string type = summary.value("studyType", "");
+    const std::string command = summary.value("command", "");
+    const std::string objective = summary.value("studyObjective", "value");
+    if (command == "sweep") {
+      const CsvTable t = ReadCsv(Join(in, "results.csv"));
+      const int vc = t.Column(objective);
+      const int first = 1, last = t.Column(summary["objectives"][0].get<std::string>());  // parameters in between
+      std::vector<std::string> names(t.header.begin() + first, t.header.begin() + last);
+      std::vector<std::vector<double>> cols;
+      for (int c = first; c < last; ++c) cols.push_back(t.Numbers(c));
+      const std::vector<double> values = t.Numbers(vc);
+      written = ScatterPlots(out, names, cols, values, objective, type);
+      if (type == "ParameterVariation" && names.size() == 2) {
+        std::vector<double> x = cols[1], y = cols[0];  // first parameter slowest: rows
+        std::sort(x.begin(), x.end());
+        x.erase(std::unique(x.begin(), x.end()), x.end());
+        std::sort(y.begin(), y.end());
+        y.erase(std::unique(y.begin(), y.end()), y.end());
+        std::vector<double> z(x.size() * y.size(), std::numeric_limits<double>::quiet_NaN());
+        for (size_t i = 0; i < values.size(); ++i) {
+          const size_t ix = static_cast<size_t>(std::lower_bound(x.begin(), x.end(), cols[1][i]) - x.begin());
+          const size_t iy = static_cast<size_t>(std::lower_bound(y.begin(), y.end(), cols[0][i]) - y.begin());
+          z[iy * x.size() + ix] = values[i];
+        }
+        PlotOptions po;
+        po.title = objective + " over the grid";
+        po.xLabel = names[1];
+        po.yLabel = names[0];
+        const std::string path = Join(out, "heatmap.png");
+        WriteHeatMap(path, x, y, z, po, objective);
+        written.push_back(path);
+      }
+    } else if (command == "optimize" || command == "identify") {
+      const CsvTable t = ReadCsv(Join(in, "history.csv"));
+      const int vc = t.Column("value");
+      std::vector<std::string> names(t.header.begin() + 2, t.header.begin() + vc);
+      std::vector<std::vector<double>> cols;
+      for (int c = 2; c < vc; ++c) cols.push_back(t.Numbers(c));
+      written = ScatterPlots(out, names, cols, t.Numbers(vc), objective, "genetic optimization");
+      PlotSeries best{"best value", {}, {}, true, true};
+      const Json& bpg = command == "optimize" ? summary["bestPerGeneration"] : summary["genetic"]["bestPerGeneration"];
+      for (size_t g = 0; g < bpg.size(); ++g) {
+        best.x.push_back(static_cast<double>(g));
+        best.y.push_back(bpg[g].is_null() ? NAN : bpg[g].get<double>());
+      }
+      PlotOptions po;
+      po.title = "best value per generation";
+      po.xLabel = "generation";
+      po.yLabel = objective;
+      po.yLog = std::all_of(best.y.begin(), best.y.end(), [](double v) { return !(v <= 0); });
+      written.push_back(Join(out, "convergence.png"));
+      WriteLinePlot(written.back(), {best}, po);
+      if (command == "identify") {
+        const CsvTable sig = ReadCsv(Join(in, "signals.csv"));
+        const std::vector<double> tt = sig.Numbers(1), me = sig.Numbers(2), si = sig.Numbers(3);
+        std::vector<std::string> channels;
+        for (const auto& r : sig.rows)
+          if (std::find(channels.begin(), channels.end(), r[0]) == channels.end()) channels.push_back(r[0]);
+        for (const auto& ch : channels) {
+          PlotSeries m{"measured", {}, {}, false, true}, sm{"simulated (fit)", {}, {}, true, false};
+          for (size_t i = 0; i < sig.rows.size(); ++i)
+            if (sig.rows[i][0] == ch) {
+              m.x.push_back(tt[i]), m.y.push_back(me[i]);
+              sm.x.push_back(tt[i]), sm.y.push_back(si[i]);
+            }
+          PlotOptions so;
+          so.title = "measured vs simulated: " + ch;
+          so.xLabel = "time (s)";
+          so.yLabel = ch;
+          written.push_back(Join(out, "signals_" + SafeName(ch) + ".png"));
+          WriteLinePlot(written.back(), {m, sm}, so);
+        }
+      }
+    } else {
+      throw ValidationError("nothing to plot for a '" + command + "' run (plots exist for sweep, optimize, identify)");
+    }
+  } else {
+    // An Exudyn-format results file (ours or Exudyn's): value against each parameter.
+    const ResultsFileContents c = ReadResultsFile(o.plotInput);
+    const std::string out = o.out.empty() ? fs::path(o.plotInput).parent_path().string() : o.out;
+    fs::create_directories(out.empty() ? "." : out);
+    const std::vector<std::string>& names = c.header.parameterNames;
+    std::vector<std::vector<double>> cols(names.size());
+    std::vector<double> values;
+    for (const auto& r : c.rows) {
+      values.push_back(r.value.items.empty() ? NAN : r.value.items[0].value);
+      for (size_t k = 0; k < names.size() && k < r.parameters.size(); ++k) cols[k].push_back(r.parameters[k].value);
+    }
+    written = ScatterPlots(out.empty() ? "." : out, names, cols, values, "value", c.header.fileType);
+  }
+  if (!o.quiet)
+    for (const auto& w : written) std::printf("%s\n", w.c_str());
+  return 0;
+}
+
+}  // namespace mbsweep::cli

@@ -1,0 +1,39 @@
+/// @file commands.h
+/// The subcommands of the mbsweep command line (cli.h). Each reads a study file, runs, writes
+/// its outputs into the output folder (results files, CSV, summary.json) and returns the exit
+/// code; input errors throw (StudyFileError, ValidationError), run-time failures throw
+/// std::runtime_error / SolverError.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mbsweep::cli {
+
+/// Parsed command-line options (shared by all subcommands; each uses what applies).
+struct Options {
+  std::string study;                 ///< study file
+  std::string out;                   ///< output folder ("" = <study stem>_out)
+  std::vector<std::string> sets;     ///< name=value overrides of nominal parameter values
+  std::string backend = "auto";      ///< cpu | cuda | auto
+  int threads = 0;                   ///< cpu evaluator threads (0 = all)
+  std::optional<std::int64_t> seed;  ///< overrides the study's seed
+  bool resume = false;
+  bool quiet = false;
+  std::uint64_t chunk = 0;           ///< sweep: systems per batch (0 = study.chunkSize)
+  std::uint64_t count = 0;           ///< sweep (Sampling): number of points (0 = study.count)
+  std::uint64_t systems = 0;         ///< compare: systems in the batch (0 = default)
+  std::string plotInput;             ///< plot: folder or results file
+};
+
+int RunSimulate(const Options& o);
+int RunSweep(const Options& o);
+int RunOptimize(const Options& o);
+int RunSensitivity(const Options& o);
+int RunIdentify(const Options& o);
+int RunCompare(const Options& o);
+int RunPlot(const Options& o);
+
+}  // namespace mbsweep::cli

@@ -1,0 +1,72 @@
+#include "studies/cli/progress.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace mbsweep::cli {
+
+std::string FormatDuration(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds)) return "?";
+  const long long s = static_cast<long long>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, (s / 60) % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  return buf;
+}
+
+std::string Progress::Format(const std::string& label, std::uint64_t done, std::uint64_t total,
+                             const std::string& unit, double seconds, int width) {
+  std::string line = label + " ";
+  const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+  char buf[160];
+  if (total > 0) {
+    const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+    const int filled = static_cast<int>(f * width);
+    line += "[" + std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.') + "]";
+    const double eta = rate > 0 ? static_cast<double>(total - std::min(done, total)) / rate : NAN;
+    std::snprintf(buf, sizeof buf, " %5.1f%%  %llu/%llu %s  %.3g %s/s  ETA %s", 100.0 * f,
+                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), unit.c_str(), rate,
+                  unit.c_str(), FormatDuration(eta).c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "%llu %s  %.3g %s/s  %s", static_cast<unsigned long long>(done), unit.c_str(),
+                  rate, unit.c_str(), FormatDuration(seconds).c_str());
+  }
+  return line + buf;
+}
+
+Progress::Progress(std::string label, std::uint64_t total, std::string unit, bool quiet)
+    : label_(std::move(label)), unit_(std::move(unit)), total_(total),
+      enabled_(!quiet && isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), lastDraw_(start_) {}
+
+Progress::~Progress() { Finish(); }
+
+void Progress::Update(std::uint64_t done) {
+  done_ = done;
+  Draw(false);
+}
+
+void Progress::Draw(bool force) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (!force && (elapsed < 1.0 || std::chrono::duration<double>(now - lastDraw_).count() < 0.2)) return;
+  lastDraw_ = now;
+  drawn_ = true;
+  std::fprintf(stderr, "\r%s\033[K", Format(label_, done_, total_, unit_, elapsed).c_str());
+  std::fflush(stderr);
+}
+
+void Progress::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (drawn_) {
+    Draw(true);
+    std::fputc('\n', stderr);
+  }
+}
+
+}  // namespace mbsweep::cli

@@ -1,0 +1,270 @@
+// The mbsweep command line on the ready-to-run examples (studies/examples), run in-process.
+// Reference figures: Exudyn's parameterVariationExample (values[-1] = 3.8418270115351496)
+// and geneticOptimizationSliderCrank (pOpt, vOpt), see shared/reference/exudyn-semantics.md §1.5.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "studies/cli/cli.h"
+#include "studies/results_file.h"
+
+namespace mbsweep {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+const std::string kExamples = MBSWEEP_EXAMPLES_DIR;
+
+std::string Example(const std::string& name) { return kExamples + "/" + name; }
+
+/// A fresh output folder for one test.
+std::string OutDir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("mbsweep_cli_" + name);
+  fs::remove_all(p);
+  return p.string();
+}
+
+struct CliRun {
+  int code = 0;
+  std::string out, err;
+};
+
+CliRun Cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "mbsweep");
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  CliRun r;
+  r.code = cli::RunCli(args);
+  r.out = ::testing::internal::GetCapturedStdout();
+  r.err = ::testing::internal::GetCapturedStderr();
+  return r;
+}
+
+Json ReadJson(const std::string& path) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f.good()) << path;
+  return Json::parse(f);
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// Numeric rows of an Exudyn sensor file (comment lines skipped).
+std::vector<std::vector<double>> SensorRows(const std::string& path) {
+  std::ifstream f(path);
+  std::vector<std::vector<double>> rows;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<double> r;
+    std::stringstream ss(line);
+    std::string field;
+    while (std::getline(ss, field, ',')) r.push_back(std::stod(field));
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+TEST(Cli, SimulateWritesTheShippedReference) {
+  // The example's reference signal is exactly what `mbsweep simulate` writes for it.
+  const std::string out = OutDir("simulate");
+  const CliRun r = Cli({"simulate", Example("oscillator_variation.yaml"), "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto mine = SensorRows(out + "/springForce.txt");
+  const auto shipped = SensorRows(Example("oscillator_reference.txt"));
+  ASSERT_EQ(mine.size(), 201u);  // written every 5 ms over 1 s
+  ASSERT_EQ(mine.size(), shipped.size());
+  for (size_t i = 0; i < mine.size(); ++i)
+    for (size_t k = 0; k < mine[i].size(); ++k) EXPECT_NEAR(mine[i][k], shipped[i][k], 1e-9 * (1 + std::abs(shipped[i][k])));
+  const Json s = ReadJson(out + "/summary.json");
+  // the nominal run against its own reference: only the file's 10 digits differ
+  EXPECT_LT(s["objectives"]["error"].get<double>(), 1e-9);
+  EXPECT_EQ(s["statistics"]["steps"].get<int>(), 1000);
+}
+
+TEST(Cli, SweepReproducesExudynsParameterVariationExample) {
+  const std::string out = OutDir("sweep");
+  const CliRun r = Cli({"sweep", Example("oscillator_variation.yaml"), "--out", out, "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const ResultsFileContents c = ReadResultsFile(out + "/results.txt");
+  ASSERT_EQ(c.rows.size(), 256u);
+  EXPECT_EQ(c.header.parameterNames, (std::vector<std::string>{"mass", "spring"}));
+  // Exudyn's example reports values[-1] = 3.8418270115351496 (mass 2, spring 8000); its last
+  // digits depend on the rounding of the reference file (10 digits), hence 1e-7.
+  EXPECT_NEAR(c.rows.back().value.items[0].value, 3.8418270115351496, 3.8418270115351496 * 1e-7);
+  // grid order: first parameter slowest; computationIndex written (addComputationIndex)
+  EXPECT_DOUBLE_EQ(c.rows[1].parameters[0].value, 1.0);
+  EXPECT_DOUBLE_EQ(c.rows[1].parameters[1].value, 2400.0);
+  EXPECT_EQ(c.rows[17].computationIndex, 17);
+  // the grid holds the nominal point (mass 1.6, spring 4000): the minimum, error ~ 0
+  const Json s = ReadJson(out + "/summary.json");
+  EXPECT_NEAR(s["optimum"]["parameters"]["mass"].get<double>(), 1.6, 1e-12);
+  EXPECT_DOUBLE_EQ(s["optimum"]["parameters"]["spring"].get<double>(), 4000.0);
+  EXPECT_LT(s["optimum"]["value"].get<double>(), 1e-9);
+  EXPECT_EQ(s["counts"]["ok"].get<int>(), 256);
+  // the CSV has every objective and the status
+  const std::string csv = ReadText(out + "/results.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "computationIndex,mass,spring,error,maxForce,status");
+}
+
+TEST(Cli, PlotWritesPngFigures) {
+  const std::string out = OutDir("plot");
+  ASSERT_EQ(Cli({"sweep", Example("oscillator_variation.yaml"), "--out", out, "--quiet"}).code, 0);
+  const CliRun r = Cli({"plot", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* name : {"heatmap.png", "value_vs_mass.png", "value_vs_spring.png"}) {
+    const std::string png = ReadText(out + "/" + name);
+    ASSERT_GT(png.size(), 1000u) << name;
+    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << name;
+  }
+}
+
+TEST(Cli, InvalidInputGivesExitCode2WithThePosition) {
+  const std::string dir = OutDir("invalid");
+  fs::create_directories(dir);
+  const std::string file = dir + "/bad.yaml";
+  std::ofstream(file) << "model:\n  - NodePoint: {name: n}\n  - ObjectMassPoint: {name: m, physicsMas: 1, nodeNumber: n}\n";
+  const CliRun r = Cli({"simulate", file, "--out", dir});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:3:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("physicsMass"), std::string::npos) << r.err;
+  // a command that needs another study type
+  const CliRun w = Cli({"optimize", Example("oscillator_variation.yaml"), "--out", dir});
+  EXPECT_EQ(w.code, 2);
+  EXPECT_NE(w.err.find("GeneticOptimization"), std::string::npos) << w.err;
+  // usage errors
+  EXPECT_EQ(Cli({"sweep"}).code, 1);
+  EXPECT_EQ(Cli({"frobnicate"}).code, 1);
+}
+
+TEST(Cli, KilledSweepResumesToTheSameFiles) {
+  // Uninterrupted, in chunks of 64 (4 chunks).
+  const std::string a = OutDir("resume_a"), b = OutDir("resume_b");
+  const std::string study = Example("oscillator_variation.yaml");
+  ASSERT_EQ(Cli({"sweep", study, "--out", a, "--chunk", "64", "--quiet"}).code, 0);
+  ASSERT_EQ(Cli({"sweep", study, "--out", b, "--chunk", "64", "--quiet"}).code, 0);
+  // Simulate a kill during chunk 2: the manifest records chunks 0 and 1 only, and both
+  // outputs hold a partly written chunk after them.
+  {
+    std::ifstream in(b + "/manifest.txt");
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.rfind("chunk 2 ", 0) != 0 && line.rfind("chunk 3 ", 0) != 0) kept += line + "\n";
+    in.close();
+    std::ofstream(b + "/manifest.txt", std::ios::trunc) << kept;
+    std::ofstream(b + "/results.csv", std::ios::app) << "128,1.4,2000.0,0.5";  // torn line
+  }
+  const CliRun r = Cli({"sweep", study, "--out", b, "--chunk", "64", "--resume"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("256 systems (128 evaluated now)"), std::string::npos) << r.out;
+  EXPECT_EQ(ReadText(b + "/results.csv"), ReadText(a + "/results.csv"));
+  const std::string ta = ReadText(a + "/results.txt"), tb = ReadText(b + "/results.txt");
+  // identical but for the file name in the first header line
+  EXPECT_EQ(ta.substr(ta.find('\n')), tb.substr(tb.find('\n')));
+  EXPECT_EQ(ReadJson(b + "/summary.json")["counts"]["ok"].get<int>(), 256);
+  // a different chunk size is a different study: resuming it is refused
+  const CliRun w = Cli({"sweep", study, "--out", b, "--chunk", "32", "--resume"});
+  EXPECT_EQ(w.code, 2);
+  EXPECT_NE(w.err.find("changed"), std::string::npos) << w.err;
+}
+
+TEST(Cli, OptimizeReproducesExudynsSliderCrankOptimum) {
+  // geneticOptimizationSliderCrank with numpy's stream (seed 0): Exudyn reports
+  // pOpt = {s1: -0.07497827333782427, s2: -0.14943029494085874}, vOpt = 3.431258094752888e-05.
+  // The same individuals are drawn and ranked, so the optimum's parameters are bit-equal; the
+  // value agrees to the Newton tolerance (relative 1e-8 on the iterates; measured 1.5e-9).
+  const std::string out = OutDir("optimize");
+  const CliRun r = Cli({"optimize", Example("slidercrank_balancing.yaml"), "--out", out, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json s = ReadJson(out + "/summary.json");
+  EXPECT_EQ(s["optimum"]["parameters"]["s1"].get<double>(), -0.07497827333782427);
+  EXPECT_EQ(s["optimum"]["parameters"]["s2"].get<double>(), -0.14943029494085874);
+  EXPECT_NEAR(s["optimum"]["value"].get<double>(), 3.431258094752888e-05, 3.431258094752888e-05 * 1e-8);
+  // near the analytic optimum s1 = -L1 (m2+m3)/m1, s2 = -m3/m2 L2
+  EXPECT_NEAR(s["optimum"]["parameters"]["s1"].get<double>(), -0.075, 1e-4);
+  EXPECT_NEAR(s["optimum"]["parameters"]["s2"].get<double>(), -0.15, 1e-3);
+  EXPECT_EQ(s["evaluations"].get<int>(), 1500);  // 30 generations of 50, survivors not re-evaluated
+  const ResultsFileContents c = ReadResultsFile(out + "/results.txt");
+  EXPECT_EQ(c.header.fileType, "genetic optimization");
+  EXPECT_EQ(c.rows.size(), 1500u);
+}
+
+TEST(Cli, IdentifyRecoversTheOscillatorParameters) {
+  // Measured files: sensor files of the true model (m = 1.6, k = 4000, f = 80), 10 digits.
+  const std::string out = OutDir("identify");
+  const CliRun r = Cli({"identify", Example("oscillator_identification.yaml"), "--out", out, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json s = ReadJson(out + "/summary.json");
+  const Json& p = s["optimum"]["parameters"];
+  // the 10-digit rounding of the measured files limits the fit (measured: 1e-11 relative)
+  EXPECT_NEAR(p["mass"].get<double>(), 1.6, 1.6e-8);
+  EXPECT_NEAR(p["spring"].get<double>(), 4000, 4000e-8);
+  EXPECT_NEAR(p["force"].get<double>(), 80, 80e-8);
+  EXPECT_LT(s["optimum"]["value"].get<double>(), 1e-9);
+  EXPECT_LT(s["optimum"]["value"].get<double>(), 1e-6 * s["genetic"]["value"].get<double>());
+  ASSERT_EQ(s["channels"].size(), 2u);
+  const std::string signals = ReadText(out + "/signals.csv");
+  EXPECT_EQ(signals.substr(0, signals.find('\n')), "channel,time,measured,simulated");
+  ASSERT_EQ(Cli({"plot", out}).code, 0);
+  for (const char* name : {"convergence.png", "signals_rms_displacement_0.png", "value_vs_force.png"})
+    EXPECT_EQ(ReadText(out + "/" + name).substr(0, 4), "\x89PNG") << name;
+}
+
+TEST(Cli, SensitivityOfTheStaticDisplacement) {
+  // An over-damped oscillator settles at x = f/k: d x/d k = -f/k^2, d x/d f = 1/k, d x/d m = 0;
+  // scaled by reference: -f/k = -0.02, f/k = 0.02, 0. Central differences (relStep 1e-3) are
+  // exact for f and second-order for k: relative 1e-6 plus the settling residue e^-75.
+  const std::string dir = OutDir("sensitivity");
+  fs::create_directories(dir);
+  const std::string file = dir + "/sens.yaml";
+  std::ofstream(file) << R"(parameters: {m: 1.6, k: 4000, f: 80}
+model:
+  - NodePoint: {name: node}
+  - NodePointGround: {name: ground}
+  - ObjectMassPoint: {physicsMass: m, nodeNumber: node}
+  - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
+  - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
+  - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn], stiffness: k, damping: 200}
+  - LoadCoordinate: {markerNumber: mn, load: f}
+  - SensorObject: {name: x, objectNumber: spring, outputVariableType: Displacement}
+simulationSettings: {timeIntegration: {numberOfSteps: 3000, endTime: 3}}
+objectives: {list: [{name: xFinal, kind: FinalValue, sensor: x}]}
+study:
+  type: Sensitivity
+  scaledByReference: true
+  parameters: {m: [1.6, 1.0e-3, 1], k: [4000, 1.0e-3, 1], f: [80, 1.0e-3, 1]}
+)";
+  const CliRun r = Cli({"sensitivity", file, "--out", dir, "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json s = ReadJson(dir + "/summary.json");
+  EXPECT_NEAR(s["reference"]["xFinal"].get<double>(), 0.02, 1e-12);
+  EXPECT_NEAR(s["sensitivity"]["k"]["xFinal"].get<double>(), -0.02, 0.02 * 1e-6);
+  EXPECT_NEAR(s["sensitivity"]["f"]["xFinal"].get<double>(), 0.02, 0.02 * 1e-9);
+  EXPECT_NEAR(s["sensitivity"]["m"]["xFinal"].get<double>(), 0.0, 1e-10);
+}
+
+TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
+  const std::string out = OutDir("compare");
+  const CliRun r = Cli({"compare", Example("oscillator_variation.yaml"), "--out", out, "--systems", "64"});
+  if (r.code == 0) {  // a GPU is present: the report lists every objective and the speedup
+    EXPECT_NE(r.out.find("error"), std::string::npos);
+    EXPECT_GT(ReadJson(out + "/summary.json")["speedup"].get<double>(), 0.0);
+  } else {
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("compare needs the cuda backend"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace mbsweep
