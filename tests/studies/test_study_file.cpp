@@ -375,6 +375,39 @@ TEST(StudyFile, OverridesAndBuildModelAt) {
   }
 }
 
+TEST(StudyFile, ThetaPathStudyParameterWithIndex) {
+  const std::string text = kOscillator + R"(study:
+  type: Sampling
+  design: lhs
+  count: 4
+  parameters:
+    node0.initialVelocities[0]: [0.5, 1.5]
+)";
+  const StudyFile f = ParseStudyText(text, "s.yaml");
+  EXPECT_EQ(f.study.ParameterNames(), (std::vector<std::string>{"node0.initialVelocities[0]"}));
+  const Layout L = f.model.Compile();
+  ParameterMap map(L, f.model.Theta0());
+  const StudyMapping m = MakeStudyMapping(f, L, map);
+  EXPECT_EQ(m.mapParameters.back(), "node0_initialVelocities_0_");
+  EXPECT_EQ(m.nominal.back(), 1.0);
+  const std::vector<double> rows = StudyRows(m, {{0.75}});
+  std::vector<double> theta(static_cast<size_t>(L.ThetaSize()));
+  EXPECT_EQ(map.BuildRow(rows.data(), theta.data()), "");
+  EXPECT_EQ(theta[static_cast<size_t>(L.ThetaIndex("node0.initialVelocities[0]"))], 0.75);
+  EXPECT_EQ(theta[static_cast<size_t>(L.ThetaIndex("spring.damping"))], 8.0);
+  EXPECT_THROW(StudyRows(m, {{0.75, 1.0}}), ValidationError);
+  // BuildModelAt rejects a name that is not a parameter of the file.
+  NamedParameter p;
+  p.name = "kk";
+  p.value = 1;
+  try {
+    BuildModelAt(f, {p});
+    ADD_FAILURE();
+  } catch (const StudyFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "s.yaml: 'kk' is not a parameter of the file (m, k, F); did you mean 'k'?");
+  }
+}
+
 // ------------------------------------- studies ------------------------------------------
 
 TEST(StudyFile, ParameterVariationRanges) {
