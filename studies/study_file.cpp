@@ -734,6 +734,9 @@ template <class T> void ModelBuilder::BuildItem(Category c, const YAML::Node& ty
   if (const Entry* e = fields.Find("name")) {
     item.name = r_.String(e->value, type + ": name");
     if (item.name.empty()) r_.Fail(e->value, type + ": name must not be empty");
+    double number = 0;
+    if (ParseNumber(item.name, number))
+      r_.Fail(e->value, type + ": name '" + item.name + "' must not be a number (a number in a reference is an index)");
   }
   const std::string name = item.name.empty() ? std::string(CategoryName(c)) + std::to_string(idx) : item.name;
   auto& names = names_[static_cast<int>(c)];
@@ -1088,8 +1091,6 @@ void ReadObjectives(const Reader& r, const Section& top, const std::string& dire
   const Entry* list = s.Find("list");
   if (!list) return;
   const YAML::Node& l = r.Sequence(list->value, "objectives.list");
-  std::vector<YAML::Node> entries;
-  std::vector<const char*> kindNames;
   std::vector<std::string> kinds;
   {
     std::stringstream ss(ObjectiveKindNames());
@@ -1390,6 +1391,9 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
         if (s.count == 0) r.Fail(sec.Find("count")->value, "study.count = 0 violates PInt (must be > 0)");
         if (!s.scramble.empty() && s.design != "sobol")
           r.Fail(sec.Find("scramble")->keyNode, "study: scramble is only used with design: sobol");
+        if (s.design == "sobol" && s.bounds.size() > SobolSequence::kMaxDimension)
+          r.Fail(params->value, "study: a sobol design has at most " + std::to_string(SobolSequence::kMaxDimension) +
+                                    " parameters, got " + std::to_string(s.bounds.size()));
       }
       break;
     }
@@ -1510,11 +1514,6 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
     case StudyType::None: break;
   }
 }
-
-struct Parsed {
-  YAML::Node root;
-  Section top;
-};
 
 }  // namespace
 

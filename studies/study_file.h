@@ -11,6 +11,8 @@
 ///     - NodePoint: {name: node, referenceCoordinates: [0.5, 0, 0], initialVelocities: [1, 0, 0]}
 ///     - NodePointGround: {name: ground}
 ///     - ObjectMassPoint: {name: mass, physicsMass: m, nodeNumber: node}
+///     - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
+///     - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
 ///     - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn],
 ///                                               stiffness: k, damping: 0.002*k}
 ///     - LoadCoordinate: {name: force, markerNumber: mn, load: 80,

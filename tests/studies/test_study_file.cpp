@@ -239,6 +239,54 @@ model:
   EXPECT_EQ(paths.size(), 11u);
 }
 
+TEST(StudyFile, HeaderExampleParses) {
+  // The example at the top of study_file.h, verbatim.
+  const std::string text = R"(parameters:                 # named study parameters with nominal values, in order
+  m: 1.6                    #   (used by `simulate` and to check the model as written)
+  k: 4000
+model:                      # items in insertion order, each `- <ExudynTypeName>: {fields}`
+  - NodePoint: {name: node, referenceCoordinates: [0.5, 0, 0], initialVelocities: [1, 0, 0]}
+  - NodePointGround: {name: ground}
+  - ObjectMassPoint: {name: mass, physicsMass: m, nodeNumber: node}
+  - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
+  - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
+  - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn],
+                                            stiffness: k, damping: 0.002*k}
+  - LoadCoordinate: {name: force, markerNumber: mn, load: 80,
+                     timeFunction: {type: Harmonic, amplitude: 1, angularFrequency: 20}}
+  - SensorObject: {name: springForce, objectNumber: spring, outputVariableType: Force}
+solver: GeneralizedAlpha    # DynamicSolverType name (default GeneralizedAlpha)
+simulationSettings:         # nested exactly as SimulationSettings (Exudyn's names); a key
+                            # may also be a dotted path: `timeIntegration.newton.maxIterations: 12`
+  timeIntegration: {numberOfSteps: 1000, endTime: 1, generalizedAlpha: {spectralRadius: 1}}
+  solutionSettings: {sensorsWritePeriod: 0.005}
+  linearSolverType: EXUdense
+objectives:                 # ObjectiveSetDescription; `sensor` by name or index
+  samplePeriod: 0.005
+  weightedSum: false
+  list:
+    - {name: maxForce, kind: MaxAbs, sensor: springForce, component: 0}
+    - {name: error, kind: ErrorExudyn, sensor: springForce, signalFile: ref.csv,
+       errorDivisor: 1000, errorMultiplier: 1}
+study:                      # see StudySpec
+  type: ParameterVariation
+  objective: error          # which objective value drives the study (default: the first)
+  parameters: {m: [1, 2, 16], k: [2000, 8000, 16]}
+)";
+  const std::string dir = TempDir("study_file_header");
+  WriteFile(dir + "/ref.csv", "time,force\n0,0\n0.5,1\n1,2\n");
+  const StudyFile f = ParseStudyText(text, "study.yaml", dir);
+  EXPECT_EQ(f.model.Objects().size(), 2u);
+  EXPECT_EQ(f.model.Markers().size(), 2u);
+  EXPECT_EQ(f.study.type, StudyType::ParameterVariation);
+  EXPECT_EQ(f.study.objective, "error");
+  EXPECT_EQ(f.study.ParameterNames(), (std::vector<std::string>{"m", "k"}));
+  EXPECT_EQ(f.objectives.objectives[0].sensor, 0);
+  EXPECT_EQ(f.settings.timeIntegration.numberOfSteps, 1000);
+  const Layout L = f.model.Compile();
+  EXPECT_EQ(f.model.Theta0()[static_cast<size_t>(L.ThetaIndex("force.timeFunction.angularFrequency"))], 20.0);
+}
+
 // ------------------------------------- expressions --------------------------------------
 
 TEST(StudyFile, ExpressionEvaluatedAndRecorded) {
@@ -324,6 +372,39 @@ TEST(StudyFile, OverridesAndBuildModelAt) {
   } catch (const StudyFileError& e) {
     EXPECT_EQ(std::string(e.what()), Where(kOscillator, "m, nodeNumber", 0, "osc.yaml") +
                                          ": ObjectMassPoint 'mass' (object 0): physicsMass = -1 violates UReal (must be >= 0)");
+  }
+}
+
+TEST(StudyFile, ThetaPathStudyParameterWithIndex) {
+  const std::string text = kOscillator + R"(study:
+  type: Sampling
+  design: lhs
+  count: 4
+  parameters:
+    node0.initialVelocities[0]: [0.5, 1.5]
+)";
+  const StudyFile f = ParseStudyText(text, "s.yaml");
+  EXPECT_EQ(f.study.ParameterNames(), (std::vector<std::string>{"node0.initialVelocities[0]"}));
+  const Layout L = f.model.Compile();
+  ParameterMap map(L, f.model.Theta0());
+  const StudyMapping m = MakeStudyMapping(f, L, map);
+  EXPECT_EQ(m.mapParameters.back(), "node0_initialVelocities_0_");
+  EXPECT_EQ(m.nominal.back(), 1.0);
+  const std::vector<double> rows = StudyRows(m, {{0.75}});
+  std::vector<double> theta(static_cast<size_t>(L.ThetaSize()));
+  EXPECT_EQ(map.BuildRow(rows.data(), theta.data()), "");
+  EXPECT_EQ(theta[static_cast<size_t>(L.ThetaIndex("node0.initialVelocities[0]"))], 0.75);
+  EXPECT_EQ(theta[static_cast<size_t>(L.ThetaIndex("spring.damping"))], 8.0);
+  EXPECT_THROW(StudyRows(m, {{0.75, 1.0}}), ValidationError);
+  // BuildModelAt rejects a name that is not a parameter of the file.
+  NamedParameter p;
+  p.name = "kk";
+  p.value = 1;
+  try {
+    BuildModelAt(f, {p});
+    ADD_FAILURE();
+  } catch (const StudyFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "s.yaml: 'kk' is not a parameter of the file (m, k, F); did you mean 'k'?");
   }
 }
 
