@@ -56,6 +56,7 @@ int RunCli(const std::vector<std::string>& args) {
   CLI::App* identify = app.add_subcommand("identify", "fit parameters to measured signals (study.type Identification): GA, then Nelder-Mead");
   AddStudyOptions(identify, o, true);
   identify->add_option("--seed", o.seed, "GA seed (overrides the study's randomizerInitialization)");
+  identify->add_flag("--resume", o.resume, "continue a killed run: finished GA generations are not recomputed");
 
   CLI::App* compare = app.add_subcommand("compare", "the study's first batch on cpu and on cuda: deviations and speedup");
   AddStudyOptions(compare, o, false);

@@ -176,26 +176,20 @@ void OpenSession(Session& s, const Options& o, const std::string& backend,
 }
 
 // ---------------------------------------------------------------------------------------
-// Small CSV reader for plot (our own CSV outputs: no quoted commas in numeric columns).
+// CSV reader for plot: our own CSV outputs, read column-wise as numbers (NaN where a field is
+// not a number), so that a million-row results file costs 8 bytes per value; the first
+// column is also kept as text (the channel names of signals.csv).
 // ---------------------------------------------------------------------------------------
 struct CsvTable {
   std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<double>> columns;
+  std::vector<std::string> firstColumnText;
   int Column(const std::string& name) const {
     const auto it = std::find(header.begin(), header.end(), name);
-    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+    if (it == header.end()) throw ValidationError("CSV file has no column '" + name + "'");
+    return static_cast<int>(it - header.begin());
   }
-  std::vector<double> Numbers(int c) const {
-    std::vector<double> v;
-    v.reserve(rows.size());
-    for (const auto& r : rows) {
-      const std::string& f = r.at(static_cast<size_t>(c));
-      char* end = nullptr;
-      const double x = std::strtod(f.c_str(), &end);
-      v.push_back(end == f.c_str() ? std::numeric_limits<double>::quiet_NaN() : x);
-    }
-    return v;
-  }
+  const std::vector<double>& Numbers(int c) const { return columns.at(static_cast<size_t>(c)); }
 };
 
 std::vector<std::string> SplitCsvLine(const std::string& line) {
@@ -232,12 +226,18 @@ CsvTable ReadCsv(const std::string& path) {
     std::vector<std::string> fields = SplitCsvLine(line);
     if (t.header.empty()) {
       t.header = std::move(fields);
-    } else {
-      if (fields.size() != t.header.size())
-        throw ValidationError(path + ":" + std::to_string(lineNo) + ": " + std::to_string(fields.size()) +
-                              " fields, the header has " + std::to_string(t.header.size()));
-      t.rows.push_back(std::move(fields));
+      t.columns.resize(t.header.size());
+      continue;
     }
+    if (fields.size() != t.header.size())
+      throw ValidationError(path + ":" + std::to_string(lineNo) + ": " + std::to_string(fields.size()) +
+                            " fields, the header has " + std::to_string(t.header.size()));
+    for (size_t c = 0; c < fields.size(); ++c) {
+      char* end = nullptr;
+      const double x = std::strtod(fields[c].c_str(), &end);
+      t.columns[c].push_back(end == fields[c].c_str() ? std::numeric_limits<double>::quiet_NaN() : x);
+    }
+    t.firstColumnText.push_back(std::move(fields[0]));
   }
   return t;
 }
@@ -667,6 +667,8 @@ int RunIdentify(const Options& o) {
   const std::string out = OutputFolder(o);
 
   GeneticOptions g = GeneticOptionsFor(st, o);
+  g.resultsFile = Join(out, "results.txt");
+  g.resume = o.resume;  // the GA generations resume; the short refinement runs again
   Progress progress("identify (GA)", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
   g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
     progress.Update(static_cast<std::uint64_t>(generation + 1));
@@ -718,7 +720,7 @@ int RunIdentify(const Options& o) {
                            {"converged", r.refinement.converged},
                            {"reason", r.refinement.reason}};
   summary["channels"] = channels;
-  summary["outputs"] = {Join(out, "history.csv"), signals};
+  summary["outputs"] = {g.resultsFile, Join(out, "history.csv"), signals};
   WriteJson(Join(out, "summary.json"), summary);
   if (!o.quiet) {
     PrintOptimum(r.names, r.geneticParameters, r.geneticValue, "GA optimum ");
@@ -803,14 +805,14 @@ std::string SafeName(std::string s) {
 /// value against each parameter (Exudyn's PlotOptimizationResults2D), one PNG per parameter.
 std::vector<std::string> ScatterPlots(const std::string& dir, const std::vector<std::string>& names,
                                       const std::vector<std::vector<double>>& columns, const std::vector<double>& values,
-                                      const std::string& valueName, const std::string& title) {
+                                      const std::string& valueName, const std::string& study) {
   std::vector<std::string> files;
   bool positive = true;
   for (double v : values) positive = positive && !(v <= 0);
   for (size_t k = 0; k < names.size(); ++k) {
     PlotSeries series{valueName, columns[k], values, false, true};
     PlotOptions po;
-    po.title = title;
+    po.title = valueName + " against " + names[k] + " (" + study + ")";
     po.xLabel = names[k];
     po.yLabel = valueName;
     po.yLog = positive;
@@ -842,7 +844,7 @@ int RunPlot(const Options& o) {
       std::vector<std::string> names(t.header.begin() + first, t.header.begin() + last);
       std::vector<std::vector<double>> cols;
       for (int c = first; c < last; ++c) cols.push_back(t.Numbers(c));
-      const std::vector<double> values = t.Numbers(vc);
+      const std::vector<double>& values = t.Numbers(vc);
       written = ScatterPlots(out, names, cols, values, objective, type);
       if (type == "ParameterVariation" && names.size() == 2) {
         std::vector<double> x = cols[1], y = cols[0];  // first parameter slowest: rows
@@ -886,14 +888,16 @@ int RunPlot(const Options& o) {
       WriteLinePlot(written.back(), {best}, po);
       if (command == "identify") {
         const CsvTable sig = ReadCsv(Join(in, "signals.csv"));
-        const std::vector<double> tt = sig.Numbers(1), me = sig.Numbers(2), si = sig.Numbers(3);
+        const std::vector<double>& tt = sig.Numbers(1);
+        const std::vector<double>& me = sig.Numbers(2);
+        const std::vector<double>& si = sig.Numbers(3);
         std::vector<std::string> channels;
-        for (const auto& r : sig.rows)
-          if (std::find(channels.begin(), channels.end(), r[0]) == channels.end()) channels.push_back(r[0]);
+        for (const auto& c : sig.firstColumnText)
+          if (std::find(channels.begin(), channels.end(), c) == channels.end()) channels.push_back(c);
         for (const auto& ch : channels) {
           PlotSeries m{"measured", {}, {}, false, true}, sm{"simulated (fit)", {}, {}, true, false};
-          for (size_t i = 0; i < sig.rows.size(); ++i)
-            if (sig.rows[i][0] == ch) {
+          for (size_t i = 0; i < sig.firstColumnText.size(); ++i)
+            if (sig.firstColumnText[i] == ch) {
               m.x.push_back(tt[i]), m.y.push_back(me[i]);
               sm.x.push_back(tt[i]), sm.y.push_back(si[i]);
             }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "studies/cli/cli.h"
+#include "studies/cli/progress.h"
 #include "studies/results_file.h"
 
 namespace mbsweep {
@@ -264,6 +265,47 @@ TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("compare needs the cuda backend"), std::string::npos) << r.err;
   }
+}
+
+TEST(Cli, ProgressLineShowsFractionRateAndEta) {
+  EXPECT_EQ(cli::Progress::Format("sweep", 512, 1024, "systems", 2.0, 8),
+            "sweep [####....]  50.0%  512/1024 systems  256 systems/s  ETA 0:02");
+  EXPECT_EQ(cli::Progress::Format("optimize", 3, 0, "generations", 1.5, 8), "optimize 3 generations  2 generations/s  0:02");
+  EXPECT_EQ(cli::FormatDuration(3725), "1:02:05");
+  EXPECT_EQ(cli::FormatDuration(59.6), "1:00");
+}
+
+TEST(Cli, SobolScanMatchesSingleSimulations) {
+  // The million-point example, cut to 2^10 points: every system ok, and a point of the scan
+  // run alone (simulate --set: the model rebuilt at those values instead of the study's theta
+  // rows) gives the same objectives.
+  const std::string out = OutDir("scan");
+  const CliRun r = Cli({"sweep", Example("oscillator_sobol_scan.yaml"), "--out", out, "--count", "1024", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;  // 2^10: no Sobol warning
+  const Json s = ReadJson(out + "/summary.json");
+  EXPECT_EQ(s["counts"]["ok"].get<int>(), 1024);
+  std::ifstream csv(out + "/results.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  ASSERT_EQ(header, "computationIndex,mass,spring,damping,omega,maxDisplacement,rmsForce,status");
+  for (int i = 0; i <= 700; ++i) std::getline(csv, row);  // row 700
+  std::vector<std::string> f;
+  std::stringstream ss(row);
+  for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+  ASSERT_EQ(f.size(), 8u);
+  ASSERT_EQ(f[0], "700");
+  const std::string one = OutDir("scan_one");
+  const CliRun sim = Cli({"simulate", Example("oscillator_sobol_scan.yaml"), "--out", one, "--set", "mass=" + f[1],
+                          "--set", "spring=" + f[2], "--set", "damping=" + f[3], "--set", "omega=" + f[4]});
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const Json o = ReadJson(one + "/summary.json")["objectives"];
+  EXPECT_NEAR(o["maxDisplacement"].get<double>(), std::stod(f[5]), 1e-12 * std::abs(std::stod(f[5])));
+  EXPECT_NEAR(o["rmsForce"].get<double>(), std::stod(f[6]), 1e-12 * std::abs(std::stod(f[6])));
+  // a count that is not a power of two loses Sobol's balance: warned, still run
+  const CliRun w = Cli({"sweep", Example("oscillator_sobol_scan.yaml"), "--out", OutDir("scan_1000"), "--count", "1000"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_NE(w.err.find("warning"), std::string::npos) << w.err;
 }
 
 }  // namespace
