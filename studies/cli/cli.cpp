@@ -19,7 +19,8 @@ namespace {
 void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
   c->add_option("study", o.study, "model and study file (YAML)")->required()->check(CLI::ExistingFile);
   c->add_option("--out,-o", o.out, "output folder (default: <study name>_out)");
-  c->add_option("--set", o.sets, "override a parameter's nominal value: --set name=value (repeatable)");
+  c->add_option("--set", o.sets, "override a parameter's nominal value: --set name=value (repeatable)")
+      ->allow_extra_args(false);
   c->add_flag("--quiet,-q", o.quiet, "no progress bar and no summary on stdout");
   if (!batch) return;
   c->add_option("--backend,-b", o.backend, "evaluator: cpu, cuda or auto (cuda if a GPU is usable)")
@@ -30,7 +31,7 @@ void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args) {
-  CLI::App app{"mbsweep: multibody dynamics for massive parameter sweeps (Exudyn's items, solvers and studies)"};
+  CLI::App app{"mbsweep: multibody dynamics for massive parameter sweeps (Exudyn's items, solvers and studies)", "mbsweep"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("mbsweep ") + "0.1.0");
   Options o;

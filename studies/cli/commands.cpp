@@ -484,10 +484,11 @@ int RunSweep(const Options& o) {
   summary["outputs"] = files;
   WriteJson(Join(out, "summary.json"), summary);
   if (!o.quiet) {
-    std::printf("%llu systems (%llu evaluated now) on %s in %.3f s; ", static_cast<unsigned long long>(total),
-                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds);
-    for (const auto& [k, n] : best.counts) std::printf("%s %llu ", k.c_str(), static_cast<unsigned long long>(n));
-    std::printf("\nminimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(), best.value);
+    std::string counts;
+    for (const auto& [k, n] : best.counts) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+    std::printf("%llu systems (%llu evaluated now) on %s in %.3f s: %s\n", static_cast<unsigned long long>(total),
+                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, counts.c_str());
+    std::printf("minimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(), best.value);
     for (const auto& [k, v] : best.parameters.items()) std::printf(" %s = %.10g", k.c_str(), v.get<double>());
     std::printf("\nresults: %s\n", out.c_str());
   }
