@@ -3,6 +3,7 @@
 /// exception that reports a violated rule. Host only.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -34,5 +35,8 @@ class ValidationError : public std::invalid_argument {
 
 /// Formats a number the way messages print it (shortest round-trip form, e.g. -1.6).
 std::string FormatReal(double v);
+
+/// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" hints.
+std::size_t EditDistance(const std::string& a, const std::string& b);
 
 }  // namespace mbsweep

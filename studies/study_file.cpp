@@ -83,18 +83,6 @@ namespace {
 // Names and suggestions
 // ----------------------------------------------------------------------------------------
 
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 /// The candidate closest to `word` by edit distance (first of equals); empty if none.
 std::string Closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
