@@ -308,5 +308,57 @@ TEST(Cli, SobolScanMatchesSingleSimulations) {
   EXPECT_NE(w.err.find("warning"), std::string::npos) << w.err;
 }
 
+TEST(Cli, KilledOptimizationResumesToTheSameResult) {
+  // A small GA on the oscillator (5 generations of 12, Philox stream, seed 7), run through and
+  // killed after generation 1 (the manifest and results file cut back, a torn line appended):
+  // the resumed run evaluates only the remaining generations and ends with the same optimum
+  // and the same results file.
+  const std::string dir = OutDir("ga_resume");
+  fs::create_directories(dir);
+  const std::string file = dir + "/ga.yaml";
+  std::ofstream(file) << R"(parameters: {m: 1.6, k: 4000}
+model:
+  - NodePoint: {name: node, initialVelocities: [1, 0, 0]}
+  - NodePointGround: {name: ground}
+  - ObjectMassPoint: {physicsMass: m, nodeNumber: node}
+  - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
+  - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
+  - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn], stiffness: k, damping: 8}
+  - SensorObject: {name: x, objectNumber: spring, outputVariableType: Displacement}
+simulationSettings: {timeIntegration: {numberOfSteps: 200, endTime: 0.5}}
+objectives: {list: [{name: maxX, kind: MaxAbs, sensor: x}]}
+study:
+  type: GeneticOptimization
+  parameters: {m: [1, 3], k: [1000, 8000]}
+  populationSize: 12
+  numberOfGenerations: 5
+  randomizerInitialization: 7
+)";
+  const std::string a = dir + "/a", b = dir + "/b";
+  ASSERT_EQ(Cli({"optimize", file, "--out", a, "--quiet"}).code, 0);
+  ASSERT_EQ(Cli({"optimize", file, "--out", b, "--quiet"}).code, 0);
+  const std::string rows = ReadText(b + "/results.txt");
+  {  // keep the header and generation 0 (12 rows), then a torn line
+    size_t pos = 0;
+    for (int line = 0; line < 8 + 12; ++line) pos = rows.find('\n', pos) + 1;
+    std::ofstream(b + "/results.txt", std::ios::trunc) << rows.substr(0, pos) << "12, 0.0";
+    std::ifstream in(b + "/results.txt.manifest");
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.rfind("chunk ", 0) != 0 || line.rfind("chunk 0 ", 0) == 0) kept += line + "\n";
+    in.close();
+    std::ofstream(b + "/results.txt.manifest", std::ios::trunc) << kept;
+  }
+  const CliRun r = Cli({"optimize", file, "--out", b, "--resume"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("60 evaluations (48 now)"), std::string::npos) << r.out;
+  const Json ja = ReadJson(a + "/summary.json"), jb = ReadJson(b + "/summary.json");
+  EXPECT_EQ(ja["optimum"], jb["optimum"]);
+  EXPECT_EQ(ja["bestPerGeneration"], jb["bestPerGeneration"]);
+  const std::string ta = ReadText(a + "/results.txt"), tb = ReadText(b + "/results.txt");
+  EXPECT_EQ(ta.substr(ta.find('\n')), tb.substr(tb.find('\n')));  // all but the file name
+  EXPECT_EQ(ReadText(a + "/history.csv"), ReadText(b + "/history.csv"));
+}
+
 }  // namespace
 }  // namespace mbsweep
