@@ -93,8 +93,8 @@ void CreateParent(const std::string& path) {
   std::error_code ec;
   fs::create_directories(parent, ec);
   if (ec)
-    throw ValidationError("checkpoint manifest '" + path + "': cannot create directory '" + parent.string() +
-                          "': " + ec.message());
+    throw std::runtime_error("checkpoint manifest '" + path + "': cannot create directory '" + parent.string() +
+                             "': " + ec.message());
 }
 
 void Truncate(const std::string& path, std::uint64_t size, const std::string& manifest) {
@@ -102,8 +102,8 @@ void Truncate(const std::string& path, std::uint64_t size, const std::string& ma
   if (!fs::exists(path, ec)) return;
   fs::resize_file(path, size, ec);
   if (ec)
-    throw ValidationError("checkpoint manifest '" + manifest + "': cannot truncate output file '" + path +
-                          "' to " + std::to_string(size) + " bytes: " + ec.message());
+    throw std::runtime_error("checkpoint manifest '" + manifest + "': cannot truncate output file '" + path +
+                             "' to " + std::to_string(size) + " bytes: " + ec.message());
 }
 
 std::string Quote(const std::string& s) { return "'" + Escape(s) + "'"; }
@@ -186,18 +186,18 @@ ChunkManifest ChunkManifest::Open(const std::string& path, const std::string& fi
     out << text;
     out.flush();
     if (!out)
-      throw ValidationError("checkpoint manifest '" + path + "': cannot write '" + tmp + "' (" +
+      throw std::runtime_error("checkpoint manifest '" + path + "': cannot write '" + tmp + "' (" +
                             std::strerror(errno) + ")");
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec)
-    throw ValidationError("checkpoint manifest '" + path + "': cannot rename '" + tmp + "': " + ec.message());
+    throw std::runtime_error("checkpoint manifest '" + path + "': cannot rename '" + tmp + "': " + ec.message());
 
   m.file_.reset(std::fopen(path.c_str(), "ab"));
   if (!m.file_)
-    throw ValidationError("checkpoint manifest '" + path + "': cannot open the file for appending (" +
-                          std::strerror(errno) + ")");
+    throw std::runtime_error("checkpoint manifest '" + path + "': cannot open the file for appending (" +
+                             std::strerror(errno) + ")");
   return m;
 }
 

@@ -54,7 +54,7 @@ class ChunkManifest {
   ///    partly written chunk) and the manifest is rewritten with just those chunks. If none
   ///    remains, the outputs are truncated to 0 bytes as for a fresh run.
   /// Creates missing parent directories. Throws ValidationError for an unreadable or
-  /// malformed manifest header or a file that cannot be written.
+  /// malformed manifest header, std::runtime_error for a file that cannot be written.
   static ChunkManifest Open(const std::string& path, const std::string& fingerprint,
                             const std::vector<std::string>& outputFiles, bool resume);
 

@@ -355,9 +355,7 @@ ObjectiveSetDescription BuildIdentificationObjectives(const std::vector<Measured
     }
 
     ObjectiveDescription o;
-    const std::string sensorName = static_cast<std::size_t>(sensor) < sensorNames.size()
-                                       ? sensorNames[static_cast<std::size_t>(sensor)]
-                                       : std::to_string(sensor);
+    const std::string& sensorName = sensorNames[static_cast<std::size_t>(sensor)];  // ResolveSensor checked it
     o.name = "rms_" + sensorName + "_" + std::to_string(ch.component);
     for (const auto& other : d.objectives)
       if (other.name == o.name) {

@@ -64,7 +64,7 @@ struct MeasuredChannel {
 struct IdentificationOptions {
   std::string refinement = "NelderMead";  ///< "NelderMead" (also "Nelder-Mead") or "none"
   int maxIterations = 200;                ///< refinement iterations (>= 0)
-  double tolerance = 1e-10;               ///< stop when the simplex's value spread is below this
+  double tolerance = 1e-10;               ///< value-spread rule, relative: see the struct comment
   double initialStep = 0.05;              ///< initial simplex edge, relative to each range
   /// Simplex diameter (relative to each range) required for "tolerance" as well.
   double parameterTolerance = 1e-10;

@@ -71,8 +71,8 @@ struct ParameterVariationOptions {
   /// Extra description of the setup the values depend on (model hash, objective, solver
   /// settings...), part of the checkpoint fingerprint: resuming with a different text fails.
   std::string fingerprint;
-  /// Further output files that onChunk appends to and flushes (e.g. a CSV written by the
-  /// CLI), guarded by the manifest like the results file: on a fresh start (no resume, or
+  /// Further output files that onChunk appends to and flushes (e.g. a CSV with every
+  /// objective of each point), guarded by the manifest like the results file: on a fresh start (no resume, or
   /// nothing to resume) they are emptied to 0 bytes before the first chunk, on resume cut back
   /// to their size after the last completed chunk. So onChunk writes a file's header when it
   /// finds the file empty. They need a resultsFile and must not be the results file

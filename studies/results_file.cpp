@@ -34,8 +34,8 @@ void CreateParentDirectories(const std::string& path) {
 std::unique_ptr<std::ofstream> OpenOut(const std::string& path, std::ios::openmode mode, const char* what) {
   auto out = std::make_unique<std::ofstream>(path, mode);
   if (!*out)
-    throw ValidationError(std::string(what) + " '" + path + "': cannot open the file for writing (" +
-                          std::strerror(errno) + ")");
+    throw std::runtime_error(std::string(what) + " '" + path + "': cannot open the file for writing (" +
+                             std::strerror(errno) + ")");
   return out;
 }
 

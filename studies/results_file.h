@@ -86,7 +86,7 @@ ResultsRow MakeGridRow(const ParameterGrid& grid, std::uint64_t flat, const Resu
 class ResultsFileWriter {
  public:
   /// Creates missing parent directories, truncates the file and writes the header
-  /// (ValidationError naming the path if it cannot be opened).
+  /// (std::runtime_error naming the path if it cannot be opened).
   static ResultsFileWriter Create(const std::string& path, const ResultsFileHeader& header);
   /// Opens an existing file for appending rows (e.g. to resume a study); no header is written.
   static ResultsFileWriter OpenAppend(const std::string& path);

@@ -1178,9 +1178,9 @@ std::vector<Setting> GeneticTree(StudySpec& s) {
                   },
                   {}},
           Setting{"randomStream",
-                  [&s](const Reader& r, const YAML::Node& v, const std::string& w) {
+                  [&g](const Reader& r, const YAML::Node& v, const std::string& w) {
                     static const std::vector<std::string> names = {"numpy", "philox"};
-                    s.randomStream = names[r.Choice(v, w, names)];
+                    g.randomStream = ParseGeneticRandomStream(names[r.Choice(v, w, names)]);
                   },
                   {}}};
 }

@@ -171,8 +171,7 @@ struct StudySpec {
 
   // GeneticOptimization and Identification
   std::vector<GeneticParameter> geneticParameters;
-  GeneticOptions genetic;          ///< onGeneration unset
-  std::string randomStream = "philox";  ///< numpy (Exudyn-compatible) | philox
+  GeneticOptions genetic;          ///< onGeneration unset; randomStream from `randomStream: numpy | philox`
 
   // Sensitivity
   std::vector<SensitivityParameter> sensitivityParameters;

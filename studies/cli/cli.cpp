@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -10,6 +11,7 @@
 #include "common/rules.h"
 #include "cpu/simulation.h"
 #include "studies/cli/commands.h"
+#include "studies/results_file.h"
 #include "studies/study_file.h"
 
 namespace mbsweep::cli {
@@ -33,7 +35,7 @@ void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
 int RunCli(const std::vector<std::string>& args) {
   CLI::App app{"mbsweep: multibody dynamics for massive parameter sweeps (Exudyn's items, solvers and studies)", "mbsweep"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("mbsweep ") + "0.1.0");
+  app.set_version_flag("--version", std::string("mbsweep ") + kMbsweepVersion);
   Options o;
 
   CLI::App* simulate = app.add_subcommand("simulate", "one simulation at the nominal parameters: sensor files and objective values");

@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -88,6 +90,7 @@ struct Session {
   Layout layout;
   std::unique_ptr<ParameterMap> map;
   StudyMapping mapping;
+  ObjectiveSetDescription description;  ///< what `objectives` was built from
   CompiledObjectives objectives;
   int column = 0;  ///< the study's objective value
   std::unique_ptr<Evaluator> evaluator;
@@ -145,15 +148,18 @@ void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, co
                        "'" + command + "' needs study.type " + valid + ", the file has " + StudyTypeName(f.study.type));
 }
 
-/// Opens the study: compiles, maps parameters, builds the objectives (from the file's
-/// `objectives:`, or `description` if given) and creates the evaluator.
-void OpenSession(Session& s, const Options& o, const std::string& backend,
-                 const ObjectiveSetDescription* description = nullptr) {
+/// Builds the objective set of a study from its file and compiled layout.
+using DescribeObjectives = std::function<ObjectiveSetDescription(const StudyFile&, const Layout&)>;
+
+/// Opens the study: compiles, maps parameters, builds the objectives (the file's
+/// `objectives:`, or what `describe` makes of the file) and creates the evaluator.
+void OpenSession(Session& s, const Options& o, const std::string& backend, const DescribeObjectives& describe = {}) {
   s.file = LoadStudy(o);
   s.layout = s.file.model.Compile();
   s.map = std::make_unique<ParameterMap>(s.layout, s.file.model.Theta0());
   s.mapping = MakeStudyMapping(s.file, s.layout, *s.map);
-  const ObjectiveSetDescription& d = description ? *description : s.file.objectives;
+  s.description = describe ? describe(s.file, s.layout) : s.file.objectives;
+  const ObjectiveSetDescription& d = s.description;
   if (d.objectives.empty())
     throw StudyFileError(FilePosition{s.file.path, 0, 0}, "the study needs at least one entry in objectives.list");
   s.objectives = BuildObjectives(d, s.layout, s.file.model.Theta0());
@@ -177,8 +183,8 @@ void OpenSession(Session& s, const Options& o, const std::string& backend,
 
 // ---------------------------------------------------------------------------------------
 // CSV reader for plot: our own CSV outputs, read column-wise as numbers (NaN where a field is
-// not a number), so that a million-row results file costs 8 bytes per value; the first
-// column is also kept as text (the channel names of signals.csv).
+// not a number), so that a million-row results file costs 8 bytes per value; on request the
+// first column is also kept as text (the channel names of signals.csv).
 // ---------------------------------------------------------------------------------------
 struct CsvTable {
   std::vector<std::string> header;
@@ -214,7 +220,7 @@ std::vector<std::string> SplitCsvLine(const std::string& line) {
   return out;
 }
 
-CsvTable ReadCsv(const std::string& path) {
+CsvTable ReadCsv(const std::string& path, bool keepFirstColumnText = false) {
   std::ifstream f(path);
   if (!f) throw ValidationError("cannot read " + path);
   CsvTable t;
@@ -237,22 +243,30 @@ CsvTable ReadCsv(const std::string& path) {
       const double x = std::strtod(fields[c].c_str(), &end);
       t.columns[c].push_back(end == fields[c].c_str() ? std::numeric_limits<double>::quiet_NaN() : x);
     }
-    t.firstColumnText.push_back(std::move(fields[0]));
+    if (keepFirstColumnText) t.firstColumnText.push_back(std::move(fields[0]));
   }
   return t;
 }
 
-/// FNV-1a of the study file's bytes plus the options that change the results.
-std::string Fingerprint(const Options& o, const std::string& extra) {
-  std::ifstream f(o.study, std::ios::binary);
+std::string ReadAll(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
   std::ostringstream text;
   text << f.rdbuf();
-  std::string s = text.str() + "\n" + extra;
-  for (const auto& set : o.sets) s += "\nset " + set;
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return text.str();
+}
+
+/// What a resumed run must find unchanged: the study file's bytes, every file it reads
+/// (reference and measured signals, a design), the --set overrides and `extra` (options that
+/// change the results), as an FNV-1a hash.
+std::string Fingerprint(const Options& o, const Session& s, const std::string& extra) {
+  std::string text = ReadAll(o.study) + "\n" + extra;
+  for (const auto& set : o.sets) text += "\nset " + set;
+  for (const auto& d : s.description.objectives)
+    if (!d.signalFile.empty()) text += "\nfile " + d.signalFile + "\n" + ReadAll(d.signalFile);
+  if (!s.file.study.designFile.empty())
+    text += "\nfile " + s.file.study.designFile + "\n" + ReadAll(s.file.study.designFile);
   char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(Fnv1a64(text)));
   return buf;
 }
 
@@ -266,14 +280,19 @@ struct CsvBest {
 CsvBest BestOfResultsCsv(const std::string& path, const std::vector<std::string>& parameters,
                          const std::string& objective) {
   std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot read " + path);
   std::string line;
   CsvBest b;
   std::getline(f, line);
   const std::vector<std::string> header = SplitCsvLine(line);
   auto col = [&](const std::string& n) {
-    return static_cast<size_t>(std::find(header.begin(), header.end(), n) - header.begin());
+    const auto it = std::find(header.begin(), header.end(), n);
+    if (it == header.end()) throw std::runtime_error(path + " has no column '" + n + "'");
+    return static_cast<size_t>(it - header.begin());
   };
   const size_t vc = col(objective), sc = col("status");
+  std::vector<size_t> pc;
+  for (const auto& p : parameters) pc.push_back(col(p));
   while (std::getline(f, line)) {
     if (line.empty()) continue;
     const std::vector<std::string> r = SplitCsvLine(line);
@@ -283,7 +302,7 @@ CsvBest BestOfResultsCsv(const std::string& path, const std::vector<std::string>
     const double v = std::strtod(r[vc].c_str(), nullptr);
     if (std::isfinite(v) && !(v >= b.value)) {
       b.value = v;
-      for (const auto& p : parameters) b.parameters[p] = std::strtod(r[col(p)].c_str(), nullptr);
+      for (size_t k = 0; k < parameters.size(); ++k) b.parameters[parameters[k]] = std::strtod(r[pc[k]].c_str(), nullptr);
     }
   }
   return b;
@@ -376,78 +395,118 @@ int RunSimulate(const Options& o) {
 // =======================================================================================
 // sweep: ParameterVariation grid or sampling design, chunk by chunk, resumable
 // =======================================================================================
+namespace {
+
+/// The points of a ParameterVariation grid (never materialized) or of a sampling design
+/// (Sobol generated range by range; Latin hypercube, uniform and CSV designs whole), handed
+/// out by index range so that a scan of any size runs in bounded memory.
+class PointSource {
+ public:
+  PointSource(const StudySpec& st, std::uint64_t count, std::uint64_t seed) : st_(st), seed_(seed) {
+    if (st.type == StudyType::ParameterVariation) {
+      grid_ = std::make_unique<ParameterGrid>(st.ranges, st.useLogSpace);
+      total_ = grid_->Size();
+    } else if (st.design == "sobol") {
+      total_ = count;
+      scramble_ = st.scramble.empty() ? SobolScramble::LinearMatrix : ParseSobolScramble(st.scramble);
+      const std::string w = SobolCountWarning(static_cast<size_t>(total_));
+      if (!w.empty()) warnings_.push_back(w);
+    } else {
+      if (st.design == "lhs") design_ = LatinHypercubeDesign(st.bounds, static_cast<size_t>(count), seed);
+      else if (st.design == "uniform") design_ = UniformDesign(st.bounds, static_cast<size_t>(count), seed);
+      else design_ = ReadDesignCsv(st.designFile, st.ParameterNames());
+      total_ = design_.Count();
+    }
+  }
+  std::uint64_t Total() const { return total_; }
+  const ParameterGrid* Grid() const { return grid_.get(); }
+  const std::vector<std::string>& Warnings() const { return warnings_; }
+
+  /// Points [begin, end): values, and the same as Python numbers (ints for Exudyn's int-type
+  /// grid parameters) for the results files.
+  void Fill(std::uint64_t begin, std::uint64_t end, Points& points, std::vector<std::vector<PyNumber>>& py) const {
+    points.assign(static_cast<size_t>(end - begin), {});
+    py.assign(points.size(), {});
+    Design part;
+    if (!grid_ && st_.design == "sobol") part = SobolDesign(st_.bounds, points.size(), seed_, scramble_, begin);
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const size_t r = static_cast<size_t>(i - begin);
+      if (grid_) {
+        points[r] = grid_->Point(i);
+        py[r] = grid_->PyPoint(i);
+        continue;
+      }
+      points[r] = st_.design == "sobol" ? part.Row(r) : design_.Row(static_cast<size_t>(i));
+      for (double x : points[r]) py[r].push_back(PyNumber::Float(x));
+    }
+  }
+
+ private:
+  const StudySpec& st_;
+  std::uint64_t seed_ = 0;
+  std::unique_ptr<ParameterGrid> grid_;
+  Design design_;
+  SobolScramble scramble_ = SobolScramble::LinearMatrix;
+  std::uint64_t total_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+/// Rejects command-line options that do not apply to the study (rather than ignoring them).
+void CheckSweepOptions(const Options& o, const StudySpec& st) {
+  if (o.seed && *o.seed < 0) throw ValidationError("--seed = " + std::to_string(*o.seed) + " must be >= 0");
+  const bool grid = st.type == StudyType::ParameterVariation, csv = !grid && st.design == "csv";
+  if (o.count && (grid || csv))
+    throw ValidationError("--count applies to sampled designs (sobol, lhs, uniform); this study is a " +
+                          std::string(grid ? "ParameterVariation grid" : "CSV design"));
+  if (o.seed && (grid || csv))
+    throw ValidationError("--seed applies to sampled designs (sobol, lhs, uniform); this study is a " +
+                          std::string(grid ? "ParameterVariation grid" : "CSV design"));
+}
+
+}  // namespace
+
 int RunSweep(const Options& o) {
   Session s;
   OpenSession(s, o, o.backend);
   RequireStudy(s.file, {StudyType::ParameterVariation, StudyType::Sampling}, "sweep");
   const StudySpec& st = s.file.study;
+  CheckSweepOptions(o, st);
   const std::string out = OutputFolder(o);
   const std::uint64_t chunk = o.chunk ? o.chunk : st.chunkSize;
   const std::vector<std::string> names = st.ParameterNames();
-  const bool grid = st.type == StudyType::ParameterVariation;
-
-  // The points: a grid (never materialized) or a design (Sobol chunk by chunk).
-  std::unique_ptr<ParameterGrid> pgrid;
-  Design design;
-  std::uint64_t total = 0;
   const std::uint64_t seed = o.seed ? static_cast<std::uint64_t>(*o.seed) : st.seed;
   const std::uint64_t count = o.count ? o.count : st.count;
-  std::vector<std::string> warnings;
-  if (grid) {
-    pgrid = std::make_unique<ParameterGrid>(st.ranges, st.useLogSpace);
-    total = pgrid->Size();
-  } else if (st.design == "sobol") {
-    total = count;
-    const std::string w = SobolCountWarning(static_cast<size_t>(total));
-    if (!w.empty()) warnings.push_back(w);
-  } else {
-    if (st.design == "lhs") design = LatinHypercubeDesign(st.bounds, static_cast<size_t>(count), seed);
-    else if (st.design == "uniform") design = UniformDesign(st.bounds, static_cast<size_t>(count), seed);
-    else design = ReadDesignCsv(st.designFile, names);
-    total = design.Count();
-  }
-  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  const SobolScramble scramble = st.scramble.empty() ? SobolScramble::LinearMatrix : ParseSobolScramble(st.scramble);
+  const PointSource source(st, count, seed);
+  const ParameterGrid* grid = source.Grid();
+  const std::uint64_t total = source.Total();
+  for (const auto& w : source.Warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
   const std::string resultsTxt = Join(out, "results.txt"), resultsCsv = Join(out, "results.csv");
   std::vector<std::string> files{resultsCsv};
   if (grid) files.push_back(resultsTxt);
   const std::uint64_t nChunks = total == 0 ? 0 : (total + chunk - 1) / chunk;
   ChunkManifest manifest = ChunkManifest::Open(
-      Join(out, "manifest.txt"), Fingerprint(o, "sweep chunk=" + std::to_string(chunk) + " seed=" + std::to_string(seed) +
-                                                   " count=" + std::to_string(count)),
+      Join(out, "manifest.txt"),
+      Fingerprint(o, s, "sweep chunk=" + std::to_string(chunk) + " seed=" + std::to_string(seed) +
+                            " count=" + std::to_string(count)),
       files, o.resume);
   const std::uint64_t done = manifest.CompletedChunks();
   CsvResultsWriter csv;
   ResultsFileWriter txt;
   if (done == 0) {
     csv = CsvResultsWriter::Create(resultsCsv, names, s.objectives.valueNames);
-    if (grid) txt = ResultsFileWriter::Create(resultsTxt, MakeResultsHeader(*pgrid, resultsTxt, "mbsweep " + s.backend));
+    if (grid) txt = ResultsFileWriter::Create(resultsTxt, MakeResultsHeader(*grid, resultsTxt, "mbsweep " + s.backend));
   } else {
     csv = CsvResultsWriter::OpenAppend(resultsCsv, names, s.objectives.valueNames);
     if (grid) txt = ResultsFileWriter::OpenAppend(resultsTxt);
   }
 
-  Progress progress("sweep", total, "systems", o.quiet);
+  Progress progress("sweep", total, "systems", o.quiet, std::min(total, done * chunk));
   Points points;
   std::vector<std::vector<PyNumber>> pyPoints;
   for (std::uint64_t c = done; c < nChunks; ++c) {
     const std::uint64_t begin = c * chunk, end = std::min(total, begin + chunk);
-    points.assign(static_cast<size_t>(end - begin), {});
-    pyPoints.assign(points.size(), {});
-    if (grid) {
-      for (std::uint64_t i = begin; i < end; ++i) {
-        points[i - begin] = pgrid->Point(i);
-        pyPoints[i - begin] = pgrid->PyPoint(i);
-      }
-    } else {
-      const Design part = st.design == "sobol" ? SobolDesign(st.bounds, static_cast<size_t>(end - begin), seed, scramble, begin)
-                                               : Design{};
-      for (std::uint64_t i = begin; i < end; ++i) {
-        points[i - begin] = st.design == "sobol" ? part.Row(static_cast<size_t>(i - begin)) : design.Row(static_cast<size_t>(i));
-        for (double x : points[i - begin]) pyPoints[i - begin].push_back(PyNumber::Float(x));
-      }
-    }
+    source.Fill(begin, end, points, pyPoints);
     const BatchResult r = s.Evaluate(points);
     std::vector<CsvResultsWriter::Row> rows(points.size());
     std::vector<ResultsRow> txtRows;
@@ -458,7 +517,7 @@ int RunSweep(const Options& o) {
                                 r.values.begin() + static_cast<long>(i + 1) * r.nValues);
       rows[i].status = SolveStatusName(r.status[i]);
       if (grid) {
-        ResultsRow row = MakeGridRow(*pgrid, begin + i, ResultValue::Float(r.Value(static_cast<int>(i), s.column)));
+        ResultsRow row = MakeGridRow(*grid, begin + i, ResultValue::Float(r.Value(static_cast<int>(i), s.column)));
         if (!st.addComputationIndex) row.computationIndex = -1;
         txtRows.push_back(std::move(row));
       }
@@ -480,7 +539,7 @@ int RunSweep(const Options& o) {
   summary["optimum"] = {{"parameters", best.parameters}, {"value", Number(best.value)}};
   summary["design"] = grid ? Json{{"type", "grid"}, {"useLogSpace", st.useLogSpace}}
                            : Json{{"type", st.design}, {"seed", seed}, {"count", total}};
-  summary["warnings"] = warnings;
+  summary["warnings"] = source.Warnings();
   summary["outputs"] = files;
   WriteJson(Join(out, "summary.json"), summary);
   if (!o.quiet) {
@@ -503,7 +562,6 @@ namespace {
 GeneticOptions GeneticOptionsFor(const StudySpec& st, const Options& o) {
   GeneticOptions g = st.genetic;
   if (o.seed) g.randomizerInitialization = *o.seed;
-  g.randomStream = ParseGeneticRandomStream(st.randomStream);
   return g;
 }
 
@@ -550,6 +608,7 @@ int RunOptimize(const Options& o) {
   GeneticOptions g = GeneticOptionsFor(st, o);
   g.resultsFile = Join(out, "results.txt");
   g.resume = o.resume;
+  g.fingerprint = Fingerprint(o, s, "optimize");
   Progress progress("optimize", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
   g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
     progress.Update(static_cast<std::uint64_t>(generation + 1));
@@ -563,7 +622,7 @@ int RunOptimize(const Options& o) {
   summary["optimum"] = {{"parameters", ParameterObject(r.names, r.optimumParameters)}, {"value", Number(r.optimumValue)}};
   summary["generations"] = g.numberOfGenerations;
   summary["populationSize"] = g.populationSize;
-  summary["randomStream"] = st.randomStream;
+  summary["randomStream"] = GeneticRandomStreamName(g.randomStream);
   summary["seed"] = g.randomizerInitialization ? Json(*g.randomizerInitialization) : Json(nullptr);
   summary["historyEvaluations"] = r.NumberOfEvaluations();
   summary["bestPerGeneration"] = BestPerGeneration(r);
@@ -649,6 +708,7 @@ double Interpolate(const std::vector<std::vector<Real>>& rows, double t, int c) 
                                    [](const std::vector<Real>& r, double x) { return r[0] < x; });
   const auto& b = *it;
   const auto& a = *(it - 1);
+  if (!(b[0] > a[0])) return b[col];  // two rows at the same time (a final row)
   const double w = (t - a[0]) / (b[0] - a[0]);
   return a[col] + w * (b[col] - a[col]);
 }
@@ -656,13 +716,11 @@ double Interpolate(const std::vector<std::vector<Real>>& rows, double t, int c) 
 }  // namespace
 
 int RunIdentify(const Options& o) {
-  const StudyFile probe = LoadStudy(o);
-  RequireStudy(probe, {StudyType::Identification}, "identify");
-  const Layout probeLayout = probe.model.Compile();
-  const ObjectiveSetDescription description = BuildIdentificationObjectives(
-      probe.study.measured, probeLayout.sensorNames, probe.directory, probe.objectives.samplePeriod);
   Session s;
-  OpenSession(s, o, o.backend, &description);
+  OpenSession(s, o, o.backend, [](const StudyFile& f, const Layout& layout) {
+    RequireStudy(f, {StudyType::Identification}, "identify");
+    return BuildIdentificationObjectives(f.study.measured, layout.sensorNames, f.directory, f.objectives.samplePeriod);
+  });
   s.column = IdentificationColumn(s.objectives);  // the weighted sum of the channels' RMS errors
   const StudySpec& st = s.file.study;
   const std::string out = OutputFolder(o);
@@ -670,6 +728,7 @@ int RunIdentify(const Options& o) {
   GeneticOptions g = GeneticOptionsFor(st, o);
   g.resultsFile = Join(out, "results.txt");
   g.resume = o.resume;  // the GA generations resume; the short refinement runs again
+  g.fingerprint = Fingerprint(o, s, "identify");
   Progress progress("identify (GA)", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
   g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
     progress.Update(static_cast<std::uint64_t>(generation + 1));
@@ -681,20 +740,18 @@ int RunIdentify(const Options& o) {
 
   // Channel values at the fit, and simulated against measured signals for the plot.
   const BatchResult atFit = s.Evaluate({r.parameters});
-  std::vector<NamedParameter> values = s.file.parameters;
-  for (size_t k = 0; k < r.names.size(); ++k)
-    for (auto& p : values)
-      if (p.name == r.names[k]) p.value = r.parameters[k];
-  Model m = BuildModelAt(s.file, values);
+  // the reference solver on the fitted theta row (the same row the batch evaluated)
+  Model m = s.file.model;
   for (size_t i = 0; i < m.Sensors().size(); ++i) m.SetSensorOutput(SensorIndex{static_cast<int>(i)}, "", false, true);
   Simulation sim(m);
+  s.map->BuildRow(StudyRows(s.mapping, {r.parameters}).data(), sim.Theta().data());
   sim.SolveDynamic(s.file.settings, s.file.solver);
   const std::string signals = Join(out, "signals.csv");
   std::ofstream f(signals);
   f << "channel,time,measured,simulated\n";
   Json channels = Json::array();
   for (size_t c = 0; c < st.measured.size(); ++c) {
-    const ObjectiveDescription& od = description.objectives[c];
+    const ObjectiveDescription& od = s.description.objectives[c];
     const MeasuredSignal ms = ReadSignalCsv(od.signalFile, od.signalColumn, od.signalColumnName);
     const auto& stored = sim.GetSensorStoredData(SensorIndex{od.sensor});
     for (size_t i = 0; i < ms.times.size(); ++i)
@@ -747,24 +804,24 @@ int RunCompare(const Options& o) {
   if (!CudaAvailable(&why)) throw ValidationError("compare needs the cuda backend: " + why);
   std::unique_ptr<Evaluator> cuda = CreateEvaluator("cuda");
 
-  // The study's first points (a GA/identification: a Latin hypercube over its ranges).
+  // The study's first points: the grid or design a sweep would run first, the sensitivity
+  // points, or (GA, identification) a Latin hypercube over the ranges.
   const std::uint64_t want = o.systems ? o.systems : 4096;
   Points points;
   switch (st.type) {
-    case StudyType::ParameterVariation: {
-      const ParameterGrid grid(st.ranges, st.useLogSpace);
-      for (std::uint64_t i = 0; i < std::min(want, grid.Size()); ++i) points.push_back(grid.Point(i));
+    case StudyType::ParameterVariation:
+    case StudyType::Sampling: {
+      const PointSource source(st, st.count, st.seed);
+      std::vector<std::vector<PyNumber>> py;
+      source.Fill(0, std::min(want, source.Total()), points, py);
       break;
     }
     case StudyType::Sensitivity: points = SensitivityPointsFor(st.sensitivityParameters); break;
     case StudyType::None: points.assign(1, {}); break;
     default: {
-      std::vector<ParameterBounds> bounds = st.bounds;
-      if (bounds.empty())
-        for (const auto& p : st.geneticParameters) bounds.push_back({p.name, p.min, p.max});
-      const Design d = st.type == StudyType::Sampling && st.design == "sobol"
-                           ? SobolDesign(bounds, static_cast<size_t>(want), st.seed)
-                           : LatinHypercubeDesign(bounds, static_cast<size_t>(want), st.seed);
+      std::vector<ParameterBounds> bounds;
+      for (const auto& p : st.geneticParameters) bounds.push_back({p.name, p.min, p.max});
+      const Design d = LatinHypercubeDesign(bounds, static_cast<size_t>(want), st.seed);
       for (size_t i = 0; i < d.Count(); ++i) points.push_back(d.Row(i));
     }
   }
@@ -888,7 +945,7 @@ int RunPlot(const Options& o) {
       written.push_back(Join(out, "convergence.png"));
       WriteLinePlot(written.back(), {best}, po);
       if (command == "identify") {
-        const CsvTable sig = ReadCsv(Join(in, "signals.csv"));
+        const CsvTable sig = ReadCsv(Join(in, "signals.csv"), true);
         const std::vector<double>& tt = sig.Numbers(1);
         const std::vector<double>& me = sig.Numbers(2);
         const std::vector<double>& si = sig.Numbers(3);
@@ -922,8 +979,12 @@ int RunPlot(const Options& o) {
     std::vector<std::vector<double>> cols(names.size());
     std::vector<double> values;
     for (const auto& r : c.rows) {
+      if (r.parameters.size() != names.size())
+        throw ValidationError(o.plotInput + ": row " + std::to_string(r.globalIndex) + " has " +
+                              std::to_string(r.parameters.size()) + " parameters, the header names " +
+                              std::to_string(names.size()));
       values.push_back(r.value.items.empty() ? NAN : r.value.items[0].value);
-      for (size_t k = 0; k < names.size() && k < r.parameters.size(); ++k) cols[k].push_back(r.parameters[k].value);
+      for (size_t k = 0; k < names.size(); ++k) cols[k].push_back(r.parameters[k].value);
     }
     written = ScatterPlots(out.empty() ? "." : out, names, cols, values, "value", c.header.fileType);
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -19,9 +20,9 @@ std::string FormatDuration(double seconds) {
 }
 
 std::string Progress::Format(const std::string& label, std::uint64_t done, std::uint64_t total,
-                             const std::string& unit, double seconds, int width) {
+                             const std::string& unit, double seconds, int width, std::uint64_t start) {
   std::string line = label + " ";
-  const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+  const double rate = seconds > 0 && done > start ? static_cast<double>(done - start) / seconds : 0.0;
   char buf[160];
   if (total > 0) {
     const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
@@ -38,8 +39,8 @@ std::string Progress::Format(const std::string& label, std::uint64_t done, std::
   return line + buf;
 }
 
-Progress::Progress(std::string label, std::uint64_t total, std::string unit, bool quiet)
-    : label_(std::move(label)), unit_(std::move(unit)), total_(total),
+Progress::Progress(std::string label, std::uint64_t total, std::string unit, bool quiet, std::uint64_t start)
+    : label_(std::move(label)), unit_(std::move(unit)), total_(total), done_(start), start_count_(start),
       enabled_(!quiet && isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), lastDraw_(start_) {}
 
 Progress::~Progress() { Finish(); }
@@ -56,7 +57,7 @@ void Progress::Draw(bool force) {
   if (!force && (elapsed < 1.0 || std::chrono::duration<double>(now - lastDraw_).count() < 0.2)) return;
   lastDraw_ = now;
   drawn_ = true;
-  std::fprintf(stderr, "\r%s\033[K", Format(label_, done_, total_, unit_, elapsed).c_str());
+  std::fprintf(stderr, "\r%s\033[K", Format(label_, done_, total_, unit_, elapsed, 24, start_count_).c_str());
   std::fflush(stderr);
 }
 

@@ -522,7 +522,7 @@ TEST(StudyFile, GeneticOptimizationOptions) {
   EXPECT_EQ(g.initialPopulationSize, 80);
   ASSERT_TRUE(g.randomizerInitialization.has_value());
   EXPECT_EQ(*g.randomizerInitialization, 42);
-  EXPECT_EQ(f.study.randomStream, "numpy");
+  EXPECT_EQ(f.study.genetic.randomStream, GeneticRandomStream::Numpy);
 
   const std::string typo = Replace(text, "populationSize: 40", "populationSise: 40");
   EXPECT_EQ(ErrorOf(typo), Where(typo, "populationSise") +
@@ -585,7 +585,7 @@ TEST(StudyFile, IdentificationWithMeasuredChannels) {
   EXPECT_EQ(f.study.measured[1].column, 2);
   EXPECT_EQ(f.study.genetic.populationSize, 20);
   EXPECT_EQ(f.study.genetic.numberOfGenerations, 3);
-  EXPECT_EQ(f.study.randomStream, "numpy");
+  EXPECT_EQ(f.study.genetic.randomStream, GeneticRandomStream::Numpy);
   EXPECT_EQ(f.study.identification.refinement, "NelderMead");
   EXPECT_EQ(f.study.identification.maxIterations, 50);
   EXPECT_EQ(f.study.identification.tolerance, 1e-8);
