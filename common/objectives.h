@@ -259,6 +259,14 @@ struct ObjectiveObserver {
   ObjectiveAccumulator acc;
   WriteSchedule schedule;  ///< sampling times (the sensors' write-period rule)
   int samples = 0;         ///< number of sample times so far
+  /// Optional decimated signals (small batches, CPU-vs-GPU comparison): at every
+  /// signalStride-th sample time, while fewer than signalCapacity rows are written, a row
+  /// [t, value sampled for objective 0, 1, ...] (1 + set.count Reals) goes to signalOut;
+  /// signalRows counts the rows written. signalOut null: nothing is recorded.
+  Real* signalOut = nullptr;
+  int signalStride = 1;
+  int signalCapacity = 0;
+  int signalRows = 0;
 
   MBS_HD ObjectiveObserver(const LayoutView& layout, const Real* thetaRow, const ObjectiveSet& set,
                            const Real* signalData, Inner* innerObserver = nullptr)
@@ -270,6 +278,7 @@ struct ObjectiveObserver {
     if (inner) inner->OnStart(s);
     acc.Reset(*acc.set, acc.signalData);
     samples = 0;
+    signalRows = 0;
     SampleAll(s);
     schedule.period = acc.set->samplePeriod;
     schedule.Start(s.t);
@@ -292,6 +301,10 @@ struct ObjectiveObserver {
   /// Samples every objective at state s (sensors evaluated once each).
   MBS_HD void SampleAll(const StateView& s) {
     const ObjectiveSet& set = *acc.set;
+    Real* row = signalOut && signalRows < signalCapacity && samples % signalStride == 0
+                    ? signalOut + static_cast<long>(signalRows) * (1 + set.count)
+                    : nullptr;
+    if (row) row[0] = s.t;
     Real buf[kMaxSensorValues];
     for (int i = 0; i < set.count; ++i) {
       const int sensor = set.objective[i].sensor;
@@ -308,9 +321,12 @@ struct ObjectiveObserver {
         const ObjectiveSpec& o = set.objective[j];
         if (o.sensor != sensor) continue;
         const bool ok = o.component >= 0 && o.component < nv && o.component < cap;
-        acc.Sample(j, s.t, ok ? buf[o.component] : Real(NAN));
+        const Real value = ok ? buf[o.component] : Real(NAN);
+        acc.Sample(j, s.t, value);
+        if (row) row[1 + j] = value;
       }
     }
+    if (row) ++signalRows;
     ++samples;
   }
 };

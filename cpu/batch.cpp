@@ -2,6 +2,7 @@
 // the host/device per-system integrator with a fixed-capacity LU).
 #include "cpu/batch.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -42,7 +43,28 @@ BatchResult MakeEmptyResult(const BatchProblem& p, const std::string& backend) {
                   std::numeric_limits<Real>::quiet_NaN());
   r.status.assign(static_cast<size_t>(r.nSystems), SolveStatus::ok);
   r.info.assign(static_cast<size_t>(r.nSystems), SolveInfo{});
+  if (p.signalRows > 0) {
+    r.signalRows = p.signalRows;
+    r.signalWidth = p.SignalWidth();
+    r.signals.assign(static_cast<size_t>(r.nSystems) * static_cast<size_t>(r.signalRows) *
+                         static_cast<size_t>(r.signalWidth),
+                     std::numeric_limits<Real>::quiet_NaN());
+    r.signalCount.assign(static_cast<size_t>(r.nSystems), 0);
+  }
   return r;
+}
+
+void RequestSignals(BatchProblem& p, int maxRows) {
+  if (maxRows < 0) throw ValidationError("RequestSignals: maxRows = " + std::to_string(maxRows) + " must be >= 0");
+  p.signalRows = maxRows;
+  p.signalStride = 1;
+  if (maxRows == 0) return;
+  const TimeIntegrationSettings& ti = p.settings.timeIntegration;
+  const double span = ti.endTime - ti.startTime, period = p.objectives.set.samplePeriod;
+  // sample times: the start, one per period (or per step) and the final state
+  const double expected = period > 0 && period * ti.numberOfSteps > span ? std::floor(span / period + 1e-9) + 2
+                                                                          : static_cast<double>(ti.numberOfSteps) + 1;
+  p.signalStride = static_cast<int>(std::max(1.0, std::ceil(expected / maxRows)));
 }
 
 BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std::vector<Real>& parameters,
@@ -82,6 +104,16 @@ void CheckBatchProblem(const BatchProblem& p) {
   if (p.theta.size() != static_cast<size_t>(p.nSystems) * static_cast<size_t>(p.ThetaSize()))
     throw ValidationError("BatchProblem: theta has " + std::to_string(p.theta.size()) + " values, expected " +
                           std::to_string(p.nSystems) + " x " + std::to_string(p.ThetaSize()));
+  if (p.signalRows < 0 || p.signalStride < 1)
+    throw ValidationError("BatchProblem: signalRows = " + std::to_string(p.signalRows) + " must be >= 0 and signalStride = " +
+                          std::to_string(p.signalStride) + " >= 1");
+  // signals are for small batches: refuse what would not fit in memory instead of failing late
+  const double signalBytes = static_cast<double>(p.nSystems) * p.signalRows * p.SignalWidth() * sizeof(Real);
+  if (signalBytes > kMaxSignalBytes)
+    throw ValidationError("batch evaluation: signals of " + std::to_string(p.nSystems) + " systems x " +
+                          std::to_string(p.signalRows) + " rows need " + std::to_string(signalBytes / 1073741824.0) +
+                          " GiB (at most " + std::to_string(kMaxSignalBytes / 1073741824.0) +
+                          " GiB); record fewer rows or split the batch");
 }
 
 namespace {
@@ -111,10 +143,17 @@ void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, const 
       }
       const Real* theta = p.theta.data() + static_cast<size_t>(i) * nt;
       ObjectiveObserver<> obs(L, theta, p.objectives.set, p.objectives.Signal());
+      if (p.signalRows > 0) {
+        obs.signalOut = r.signals.data() + static_cast<size_t>(i) * static_cast<size_t>(p.signalRows) *
+                                               static_cast<size_t>(p.SignalWidth());
+        obs.signalCapacity = p.signalRows;
+        obs.signalStride = p.signalStride;
+      }
       const SolveInfo info = explicitSolver ? RunExplicitSystem<C>(L, theta, E, work.data(), *la, obs)
                                             : RunGeneralizedAlphaSystem<C>(L, theta, P, work.data(), *la, obs);
       r.info[static_cast<size_t>(i)] = info;
       r.status[static_cast<size_t>(i)] = info.status;
+      if (p.signalRows > 0) r.signalCount[static_cast<size_t>(i)] = obs.signalRows;
       if (info.status == SolveStatus::ok) {
         obs.Finalize(out);
         for (int k = 0; k < nv; ++k) values[k] = out[k];
@@ -196,6 +235,21 @@ BatchComparison CompareBatchResults(const BatchResult& a, const BatchResult& b) 
       if (s > 0) c.maxRelDeviation[static_cast<size_t>(k)] = std::max(c.maxRelDeviation[static_cast<size_t>(k)], d / s);
     }
   }
+  if (a.signalRows > 0 && b.signalRows > 0 && a.signalWidth == b.signalWidth) {
+    c.maxSignalDeviation.assign(static_cast<size_t>(a.signalWidth - 1), 0.);
+    for (int i = 0; i < a.nSystems; ++i) {
+      const int na = a.signalCount[static_cast<size_t>(i)], nb = b.signalCount[static_cast<size_t>(i)];
+      if (na != nb) c.signalCountDiffers.push_back(i);
+      for (int row = 0; row < std::min(na, nb); ++row)
+        for (int k = 1; k < a.signalWidth; ++k) {
+          const Real x = a.SignalRow(i, row)[k], y = b.SignalRow(i, row)[k];
+          if (x != x && y != y) continue;  // NaN in both: the same (a component the sensor lacks)
+          const Real d = std::abs(x - y);
+          Real& m = c.maxSignalDeviation[static_cast<size_t>(k - 1)];
+          if (!(d <= m)) m = d;  // a NaN in one of them shows as NaN
+        }
+    }
+  }
   c.speedup = b.seconds > 0 ? a.seconds / b.seconds : 0;
   return c;
 }
@@ -210,6 +264,13 @@ std::string FormatComparison(const BatchComparison& c, const std::vector<std::st
                   c.maxRelDeviation[k]);
     s += line;
   }
+  for (size_t k = 0; k < c.maxSignalDeviation.size(); ++k) {
+    std::snprintf(line, sizeof(line), "  signal of %-14s max abs deviation %.3e\n",
+                  k < names.size() ? names[k].c_str() : ("value" + std::to_string(k)).c_str(), c.maxSignalDeviation[k]);
+    s += line;
+  }
+  if (!c.signalCountDiffers.empty())
+    s += "  systems with a different number of signal rows: " + std::to_string(c.signalCountDiffers.size()) + "\n";
   s += "  systems with a different status: " + std::to_string(c.statusDiffers.size());
   for (size_t i = 0; i < c.statusDiffers.size() && i < 10; ++i) s += (i ? ", " : " (") + std::to_string(c.statusDiffers[i]);
   if (!c.statusDiffers.empty()) s += c.statusDiffers.size() > 10 ? ", ...)" : ")";

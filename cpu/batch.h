@@ -28,10 +28,26 @@ struct BatchProblem {
   int nSystems = 0;
   std::vector<Real> theta;              ///< nSystems rows of layout->ThetaSize() values
   std::vector<std::string> rowErrors;   ///< per system; non-empty: invalid_parameter, not evaluated
+  /// Decimated signals (optional, for small batches and CPU-vs-GPU comparison): up to
+  /// signalRows rows per system, one at every signalStride-th objective sample time, each
+  /// [t, the value sampled for objective 0, 1, ...]. 0 rows: none (see RequestSignals).
+  int signalRows = 0;
+  int signalStride = 1;
 
   int ThetaSize() const { return layout ? layout->ThetaSize() : 0; }
   int NumValues() const { return objectives.set.NumValues(); }
+  /// Reals per signal row: the time and one value per objective.
+  int SignalWidth() const { return 1 + objectives.set.count; }
 };
+
+/// Largest memory for the decimated signals of one batch (CheckBatchProblem refuses more).
+inline constexpr double kMaxSignalBytes = 4.0 * 1073741824.0;
+
+/// Asks for decimated signals of at most maxRows rows per system, spread over the whole run:
+/// the stride is the expected number of objective sample times (the sensor write-period rule
+/// over [startTime, endTime], or every step with samplePeriod 0) divided by maxRows, rounded
+/// up. Throws ValidationError for maxRows < 0.
+void RequestSignals(BatchProblem& p, int maxRows);
 
 /// Builds a batch from study-parameter rows (nSystems x map.NumParameters(), row-major):
 /// theta rows via the map, per-system rule checks (invalid rows get a message).
@@ -47,7 +63,17 @@ struct BatchResult {
   std::vector<SolveInfo> info;       ///< per system: counters, failure time/step/residual
   double seconds = 0;                ///< wall time of Evaluate
   std::string backend;               ///< evaluator name
+  /// Decimated signals (BatchProblem::signalRows > 0): nSystems x signalRows x signalWidth,
+  /// row-major; signalCount[i] rows of system i are valid (the rest NaN).
+  int signalRows = 0, signalWidth = 0;
+  std::vector<Real> signals;
+  std::vector<int> signalCount;
   Real Value(int system, int k) const { return values[static_cast<size_t>(system * nValues + k)]; }
+  /// Row r of system i's signals: [t, value per objective].
+  const Real* SignalRow(int system, int r) const {
+    return signals.data() + (static_cast<size_t>(system) * static_cast<size_t>(signalRows) + static_cast<size_t>(r)) *
+                                static_cast<size_t>(signalWidth);
+  }
   int CountStatus(SolveStatus s) const;
 };
 
@@ -88,6 +114,10 @@ namespace mbsweep {
 struct BatchComparison {
   std::vector<Real> maxAbsDeviation;  ///< per value column, over systems ok in both
   std::vector<Real> maxRelDeviation;  ///< |a-b| / max(|a|, |b|), 0 where both are 0
+  /// With signals in both: per objective, the max absolute deviation over the rows both
+  /// recorded, and the systems whose recorded row counts differ.
+  std::vector<Real> maxSignalDeviation;
+  std::vector<int> signalCountDiffers;
   std::vector<int> statusDiffers;     ///< systems whose status differs
   int comparedSystems = 0;            ///< systems ok in both
   double speedup = 0;                 ///< reference seconds / other seconds

@@ -50,17 +50,26 @@ struct ExplicitRunner {
   }
 };
 
+/// Where the fused kernel writes decimated signals (BatchProblem::signalRows > 0): `rows`
+/// rows of `width` Reals per system of the chunk, and the rows each system recorded.
+struct RecordedSignals {
+  Real* data = nullptr;
+  int* count = nullptr;
+  int rows = 0, stride = 1, width = 0;
+};
+
 /// One thread integrates one system of the chunk: theta row in, objective values, status and
 /// counters out; the state, Jacobian and LU stay in the thread's registers/local memory.
 template <int C, template <int> class Runner>
 __global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nTheta, int nSystems,
                             typename Runner<C>::Params P, ObjectiveSet set, const Real* __restrict__ signal,
                             const unsigned char* __restrict__ skip, Real* __restrict__ values, int nValues,
-                            int* __restrict__ status, SolveInfo* __restrict__ info) {
+                            int* __restrict__ status, SolveInfo* __restrict__ info, RecordedSignals rec) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= nSystems) return;
   Real* out = values + static_cast<size_t>(i) * nValues;
   for (int k = 0; k < nValues; ++k) out[k] = std::numeric_limits<Real>::quiet_NaN();
+  if (rec.rows > 0) rec.count[i] = 0;
   if (skip[i]) {
     status[i] = static_cast<int>(SolveStatus::invalid_parameter);
     info[i] = SolveInfo{};
@@ -71,9 +80,15 @@ __global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nT
   Real work[Runner<C>::kWork];
   FixedLU<C> la;
   ObjectiveObserver<> obs(L, row, set, signal);
+  if (rec.rows > 0) {
+    obs.signalOut = rec.data + static_cast<size_t>(i) * rec.rows * rec.width;
+    obs.signalCapacity = rec.rows;
+    obs.signalStride = rec.stride;
+  }
   const SolveInfo r = Runner<C>::Run(L, row, P, work, la, obs);
   info[i] = r;
   status[i] = static_cast<int>(r.status);
+  if (rec.rows > 0) rec.count[i] = obs.signalRows;
   if (r.status == SolveStatus::ok) {
     Real tmp[kMaxObjectives + 1];
     obs.Finalize(tmp);
@@ -157,20 +172,32 @@ class CudaEvaluator final : public Evaluator {
     DeviceBuffer<unsigned char> dSkip(chunk);
     std::vector<unsigned char> skip(chunk);
     std::vector<int> status(chunk);
+    const size_t signalPerSystem = static_cast<size_t>(r.signalRows) * static_cast<size_t>(r.signalWidth);
+    DeviceBuffer<Real> dSignals(signalPerSystem > 0 ? chunk * signalPerSystem : 0);
+    DeviceBuffer<int> dSignalCount(signalPerSystem > 0 ? chunk : 0);
+    RecordedSignals rec;
+    if (signalPerSystem > 0) rec = RecordedSignals{dSignals.get(), dSignalCount.get(), r.signalRows, p.signalStride, r.signalWidth};
 
     for (size_t begin = 0; begin < static_cast<size_t>(p.nSystems); begin += chunk) {
       const size_t n = std::min(chunk, static_cast<size_t>(p.nSystems) - begin);
       for (size_t k = 0; k < n; ++k) skip[k] = p.rowErrors[begin + k].empty() ? 0 : 1;
       dTheta.CopyFromHost(p.theta.data() + begin * static_cast<size_t>(nt), n * static_cast<size_t>(nt), stream_);
       dSkip.CopyFromHost(skip.data(), n, stream_);
+      // rows a system does not record stay NaN (all bits set is a NaN)
+      if (signalPerSystem > 0)
+        MBS_CUDA_CHECK(cudaMemsetAsync(dSignals.get(), 0xFF, n * signalPerSystem * sizeof(Real), stream_));
       if (explicitSolver)
         Launch<ExplicitRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), E, p.objectives.set,
-                               dSignal.get(), dSkip.get(), dValues.get(), nv, dStatus.get(), dInfo.get());
+                               dSignal.get(), dSkip.get(), dValues.get(), nv, dStatus.get(), dInfo.get(), rec);
       else
         Launch<GeneralizedAlphaRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), P,
                                        p.objectives.set, dSignal.get(), dSkip.get(), dValues.get(), nv,
-                                       dStatus.get(), dInfo.get());
+                                       dStatus.get(), dInfo.get(), rec);
       dValues.CopyToHost(r.values.data() + begin * static_cast<size_t>(nv), n * static_cast<size_t>(nv), stream_);
+      if (signalPerSystem > 0) {
+        dSignals.CopyToHost(r.signals.data() + begin * signalPerSystem, n * signalPerSystem, stream_);
+        dSignalCount.CopyToHost(r.signalCount.data() + begin, n, stream_);
+      }
       dStatus.CopyToHost(status.data(), n, stream_);
       dInfo.CopyToHost(r.info.data() + begin, n, stream_);
       MBS_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -185,14 +212,14 @@ class CudaEvaluator final : public Evaluator {
   template <template <int> class Runner, class Params>
   void Launch(int capacity, const LayoutView& L, const Real* theta, int nt, int n, const Params& P,
               const ObjectiveSet& set, const Real* signal, const unsigned char* skip, Real* values, int nv,
-              int* status, SolveInfo* info) {
+              int* status, SolveInfo* info, const RecordedSignals& rec) {
     const int block = FusedPolicy(capacity).blockSize;
     const int grid = (n + block - 1) / block;
     switch (capacity) {
-      case 8: FusedKernel<8, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
-      case 16: FusedKernel<16, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
-      case 32: FusedKernel<32, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
-      case 64: FusedKernel<64, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info); break;
+      case 8: FusedKernel<8, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
+      case 16: FusedKernel<16, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
+      case 32: FusedKernel<32, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
+      case 64: FusedKernel<64, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
       default:
         throw ValidationError("CUDA evaluator: models with more than 64 unknowns are not supported by the fused "
                               "kernels (this model needs capacity " + std::to_string(capacity) + ")");
@@ -227,6 +254,9 @@ DeviceMemoryPlan PlanDeviceMemory(const BatchProblem& p) {
   plan.capacity = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
   plan.globalBytesPerSystem = static_cast<size_t>(p.ThetaSize()) * sizeof(Real) +
                               static_cast<size_t>(p.NumValues()) * sizeof(Real) + sizeof(int) + sizeof(SolveInfo) + 1;
+  if (p.signalRows > 0)
+    plan.globalBytesPerSystem += static_cast<size_t>(p.signalRows) * static_cast<size_t>(p.SignalWidth()) * sizeof(Real) +
+                                 sizeof(int);
   const size_t c = static_cast<size_t>(plan.capacity);
   const int workBound = IsExplicitSolverType(p.solver) ? ExplicitWorkBound(plan.capacity)
                                                        : GeneralizedAlphaWorkBound(plan.capacity);

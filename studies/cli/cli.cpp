@@ -66,6 +66,8 @@ int RunCli(const std::vector<std::string>& args) {
   compare->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
   compare->add_option("--systems,-n", o.systems, "systems in the compared batch (default: 4096 or the study's size)")
       ->check(CLI::PositiveNumber);
+  compare->add_option("--signals", o.signals, "also compare decimated signals: rows per system (0: none)")
+      ->check(CLI::NonNegativeNumber);
 
   CLI::App* plot = app.add_subcommand("plot", "PNG figures from an output folder (summary.json) or an Exudyn-format results file");
   plot->add_option("results", o.plotInput, "output folder of a study run, or a results file")->required()->check(CLI::ExistingPath);

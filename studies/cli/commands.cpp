@@ -825,10 +825,11 @@ int RunCompare(const Options& o) {
       for (size_t i = 0; i < d.Count(); ++i) points.push_back(d.Row(i));
     }
   }
-  const BatchProblem p = st.type == StudyType::None
-                             ? SingleSystem(s.layout, s.file.model.Theta0(), s.file.solver, s.file.settings, s.objectives)
-                             : MakeBatch(s.layout, *s.map, StudyRows(s.mapping, points), s.file.solver,
-                                         s.file.settings, s.objectives);
+  BatchProblem p = st.type == StudyType::None
+                       ? SingleSystem(s.layout, s.file.model.Theta0(), s.file.solver, s.file.settings, s.objectives)
+                       : MakeBatch(s.layout, *s.map, StudyRows(s.mapping, points), s.file.solver, s.file.settings,
+                                   s.objectives);
+  RequestSignals(p, o.signals);
   const BatchResult rc = s.evaluator->Evaluate(p);
   const BatchResult rg = cuda->Evaluate(p);
   const BatchComparison c = CompareBatchResults(rc, rg);
@@ -842,6 +843,15 @@ int RunCompare(const Options& o) {
   summary["comparedSystems"] = c.comparedSystems;
   summary["statusDiffers"] = c.statusDiffers;
   summary["deviations"] = cols;
+  if (!c.maxSignalDeviation.empty()) {
+    Json sig = Json::object();
+    for (size_t k = 0; k < c.maxSignalDeviation.size(); ++k)
+      sig[s.objectives.valueNames[k]] = Number(c.maxSignalDeviation[k]);
+    summary["signalDeviations"] = {{"rowsPerSystem", p.signalRows},
+                                   {"stride", p.signalStride},
+                                   {"maxAbsDeviation", sig},
+                                   {"systemsWithDifferentRowCounts", c.signalCountDiffers.size()}};
+  }
   summary["seconds"] = {{"cpu", rc.seconds}, {"cuda", rg.seconds}};
   summary["speedup"] = Number(c.speedup);
   WriteJson(Join(out, "summary.json"), summary);

@@ -25,6 +25,7 @@ struct Options {
   std::uint64_t chunk = 0;           ///< sweep: systems per batch (0 = study.chunkSize)
   std::uint64_t count = 0;           ///< sweep (Sampling): number of points (0 = study.count)
   std::uint64_t systems = 0;         ///< compare: systems in the batch (0 = default)
+  int signals = 0;                   ///< compare: decimated signal rows per system (0 = none)
   std::string plotInput;             ///< plot: folder or results file
 };
 

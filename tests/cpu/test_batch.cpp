@@ -106,6 +106,55 @@ TEST(CpuBatch, MatchesReferenceSolverToRoundOff) {
   }
 }
 
+// Decimated signals: with sensorsWritePeriod 0.01 over 0.5 s (51 sample times) and at most 10
+// rows, every 6th sample time is recorded ([t, value per objective]); each row equals the
+// reference solver's stored sensor data at that time (to 1e-12 relative), unrecorded rows are
+// NaN, and a comparison of two identical runs reports zero signal deviation.
+TEST(CpuBatch, DecimatedSignalsMatchReferenceSensorData) {
+  Oscillator o = MakeOscillator();
+  const Layout layout = o.model.Compile();
+  ParameterMap map(layout, o.model.Theta0());
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  SimulationSettings settings = Settings();
+  settings.solutionSettings.sensorsWritePeriod = 0.01;
+  CompiledObjectives objectives = FinalAndMaxAbs(layout, o.model.Theta0(), o.sensor.value);
+  objectives.set.samplePeriod = 0.01;
+  const std::vector<Real> ks{2000.0, 5000.0, -1.0};  // the last one invalid: no rows
+  BatchProblem p = MakeBatch(layout, map, ks, DynamicSolverType::GeneralizedAlpha, settings, objectives);
+  RequestSignals(p, 10);
+  EXPECT_EQ(p.signalStride, 6);  // ceil(52 / 10): start, 50 periods, final
+  const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
+  ASSERT_EQ(r.signalRows, 10);
+  ASSERT_EQ(r.signalWidth, 3);
+  EXPECT_EQ(r.signalCount[2], 0);
+  EXPECT_TRUE(std::isnan(r.SignalRow(2, 0)[0]));
+  for (int i = 0; i < 2; ++i) {
+    Simulation sim(o.model);
+    sim.SetParameter("spring.stiffness", ks[static_cast<size_t>(i)]);
+    sim.SolveDynamic(settings);
+    const auto& stored = sim.GetSensorStoredData(o.sensor);
+    ASSERT_EQ(stored.size(), 51u);
+    EXPECT_EQ(r.signalCount[static_cast<size_t>(i)], 9);  // sample times 0, 6, ..., 48
+    for (int row = 0; row < 9; ++row) {
+      const auto& ref = stored[static_cast<size_t>(6 * row)];
+      const Real* got = r.SignalRow(i, row);
+      EXPECT_NEAR(got[0], ref[0], 1e-12) << "system " << i << " row " << row;
+      EXPECT_NEAR(got[1], ref[1], 1e-12 * std::abs(ref[1]) + 1e-300) << "system " << i << " row " << row;
+      EXPECT_EQ(got[2], got[1]);  // both objectives sample the same sensor component
+    }
+    EXPECT_TRUE(std::isnan(r.SignalRow(i, 9)[0]));
+  }
+  const BatchComparison c = CompareBatchResults(r, CreateCpuEvaluator({1})->Evaluate(p));
+  ASSERT_EQ(c.maxSignalDeviation.size(), 2u);
+  EXPECT_EQ(c.maxSignalDeviation[0], 0.0);
+  EXPECT_TRUE(c.signalCountDiffers.empty());
+  // signals are for small batches: a batch whose signals would not fit is refused up front
+  BatchProblem big = p;
+  big.signalRows = 1 << 30;
+  EXPECT_THROW(CreateCpuEvaluator()->Evaluate(big), ValidationError);
+}
+
 // A theta slot defined by an expression of study parameters (muParser syntax) is evaluated
 // per system: stiffness = k0 * (1 + s)^2 gives the result of binding the value directly (to
 // round-off of the expression).

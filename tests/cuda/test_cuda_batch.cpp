@@ -96,6 +96,25 @@ TEST(CudaBatch, ChunkingDoesNotChangeResults) {
   EXPECT_EQ(a.values, b.values);
 }
 
+// Decimated signals from the kernel equal the CPU runner's (rows, counts and values to 1e-10,
+// NaN where nothing was recorded), also across chunk boundaries and for an invalid system.
+TEST(CudaBatch, SignalsMatchCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  BatchProblem p = Grid(f, 50, true);
+  RequestSignals(p, 16);
+  EvaluatorOptions small;
+  small.maxChunkSystems = 7;
+  const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+  const BatchResult gpu = CreateEvaluator("cuda", small)->Evaluate(p);
+  EXPECT_EQ(cpu.signalCount, gpu.signalCount);
+  EXPECT_EQ(gpu.signalCount[1], 0);
+  const BatchComparison c = CompareBatchResults(cpu, gpu);
+  ASSERT_EQ(c.maxSignalDeviation.size(), 2u);
+  for (Real d : c.maxSignalDeviation) EXPECT_LT(d, 1e-10);
+  EXPECT_TRUE(std::isnan(gpu.SignalRow(1, 0)[0]));
+}
+
 // invalid_parameter and Newton failures come back per system, as on the CPU.
 TEST(CudaBatch, StatusPropagation) {
   REQUIRE_CUDA();
