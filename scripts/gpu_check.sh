@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command for a machine with an NVIDIA GPU: configures and builds the CUDA backend, runs
-# the CUDA tests (and the CPU batch tests they compare against), runs the batch throughput
-# benchmark on cpu and cuda, and writes a JSON summary.
+# the CUDA tests (and the CPU batch tests they compare against), the million-point example
+# scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu
+# and cuda, and writes a JSON summary. Libraries the machine lacks can be carried as Debian
+# packages in .deps/ (scripts/gpu_deps.sh).
 #   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
 # Budget: well inside 10 minutes on an H200 (build ~2-4 min with all cores; tests < 1 min;
 # benchmark: each measurement predicted above 8 s is skipped).
@@ -14,12 +16,20 @@ JOBS="$(nproc)"
 log() { echo "[gpu_check $(date +%H:%M:%S)] $*" | tee -a "$OUTDIR/gpu_check.log"; }
 
 log "device:"; (nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 || true) | tee -a "$OUTDIR/gpu_check.log"
+# Libraries carried as Debian packages (scripts/gpu_deps.sh) for a machine that lacks them.
+if ls .deps/*.deb >/dev/null 2>&1; then
+  PREFIX=/tmp/mbsweep-deps
+  for f in .deps/*.deb; do dpkg -x "$f" "$PREFIX"; done
+  export CMAKE_PREFIX_PATH="$PREFIX/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  log "libraries from .deps, unpacked under $PREFIX"
+fi
 log "configure"
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBSWEEP_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   >"$OUTDIR/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUTDIR/configure.log"; exit 1; }
 log "build (-j$JOBS)"
 start=$(date +%s)
-cmake --build "$BUILD" -j "$JOBS" --target test_cuda test_cpu bench_batch >"$OUTDIR/build.log" 2>&1 \
+cmake --build "$BUILD" -j "$JOBS" --target test_cuda test_cpu bench_batch mbsweep >"$OUTDIR/build.log" 2>&1 \
   || { log "build failed"; tail -40 "$OUTDIR/build.log"; exit 1; }
 build_s=$(( $(date +%s) - start ))
 log "build took ${build_s}s"
@@ -32,6 +42,15 @@ log "CPU batch tests"
 "$BUILD/tests/cpu/test_cpu" --gtest_filter='CpuBatch*' --gtest_output="json:$OUTDIR/test_cpu_batch.json" \
   >"$OUTDIR/test_cpu_batch.log" 2>&1
 cpu_rc=$?
+
+log "CLI: the million-point Sobol scan on cuda; cpu-vs-cuda comparisons of two examples"
+( time timeout 180 "$BUILD/studies/mbsweep" sweep studies/examples/oscillator_sobol_scan.yaml --backend cuda \
+    --out "$OUTDIR/scan_cuda" --quiet ) >"$OUTDIR/scan_cuda.log" 2>&1
+tail -4 "$OUTDIR/scan_cuda.log" | tee -a "$OUTDIR/gpu_check.log"
+timeout 120 "$BUILD/studies/mbsweep" compare studies/examples/oscillator_sobol_scan.yaml --systems 65536 --signals 8 \
+  --out "$OUTDIR/compare_scan" 2>&1 | tee -a "$OUTDIR/gpu_check.log"
+timeout 120 "$BUILD/studies/mbsweep" compare studies/examples/slidercrank_balancing.yaml --systems 4096 \
+  --out "$OUTDIR/compare_slidercrank" 2>&1 | tee -a "$OUTDIR/gpu_check.log"
 
 log "batch benchmark"
 "$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 8 \
