@@ -65,12 +65,32 @@ MBS_HD void LUSolve(const Scalar* a, const int* piv, int n, const Real* b, Real*
   }
 }
 
+/// If the row-major n x n matrix a is diagonal, replaces each diagonal entry by its
+/// reciprocal and returns 1; returns 0 (a unchanged) if an off-diagonal entry is non-zero and
+/// -1 for a zero or non-finite diagonal entry. Point masses on coordinate springs, the most
+/// common tiny study model, give a diagonal iteration matrix: factorizing it this way costs n
+/// divisions instead of an LU.
+template <class Scalar>
+MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i != j && a[i * n + j] != 0) return 0;
+  for (int i = 0; i < n; ++i) {
+    const Scalar d = a[i * n + i];
+    if (!(d != 0) || !(d - d == 0)) return -1;
+  }
+  for (int i = 0; i < n; ++i) a[i * n + i] = Scalar(1) / a[i * n + i];
+  return 1;
+}
+
 /// Dense n x n matrix (n <= Capacity) with in-place LU factorization, row-major storage.
-/// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve.
+/// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve. A
+/// diagonal matrix is only inverted (InvertIfDiagonal).
 template <int Capacity, class Scalar = Real>
 struct FixedLU {
   static constexpr int kCapacity = Capacity;
   int n = 0;
+  bool diagonal = false;  ///< the last Factorize found a diagonal matrix (a holds its inverse)
   Scalar a[Capacity * Capacity];
   int piv[Capacity];
 
@@ -83,8 +103,15 @@ struct FixedLU {
   }
   MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += static_cast<Scalar>(v); }
   MBS_HD_INLINE Scalar& operator()(int i, int j) { return a[i * n + j]; }
-  MBS_HD_INLINE bool Factorize() { return LUFactorize(a, piv, n); }
-  MBS_HD_INLINE void Solve(const Real* b, Real* x) const { LUSolve(a, piv, n, b, x); }
+  MBS_HD_INLINE bool Factorize() {
+    const int d = InvertIfDiagonal(a, n);
+    diagonal = d != 0;
+    return diagonal ? d > 0 : LUFactorize(a, piv, n);
+  }
+  MBS_HD_INLINE void Solve(const Real* b, Real* x) const {
+    if (!diagonal) return LUSolve(a, piv, n, b, x);
+    for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
+  }
 };
 
 }  // namespace mbsweep

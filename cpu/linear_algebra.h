@@ -31,20 +31,9 @@ class DenseLA {
   int Size() const { return n_; }
   /// Factorizes; a diagonal matrix (e.g. the mass matrix of point masses) is only inverted.
   bool Factorize() {
-    diagonal_ = true;
-    for (int i = 0; i < n_ && diagonal_; ++i)
-      for (int j = 0; j < n_; ++j)
-        if (i != j && a_[static_cast<size_t>(i * n_ + j)] != 0) {
-          diagonal_ = false;
-          break;
-        }
-    if (!diagonal_) return LUFactorize(a_.data(), piv_.data(), n_);
-    for (int i = 0; i < n_; ++i) {
-      const Real d = a_[static_cast<size_t>(i * n_ + i)];
-      if (!(d != 0) || !std::isfinite(d)) return false;
-      a_[static_cast<size_t>(i * n_ + i)] = 1 / d;
-    }
-    return true;
+    const int d = InvertIfDiagonal(a_.data(), n_);
+    diagonal_ = d != 0;
+    return diagonal_ ? d > 0 : LUFactorize(a_.data(), piv_.data(), n_);
   }
   void Solve(const Real* b, Real* x) const {
     if (!diagonal_) return LUSolve(a_.data(), piv_.data(), n_, b, x);
