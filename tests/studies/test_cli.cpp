@@ -134,6 +134,15 @@ TEST(Cli, PlotWritesPngFigures) {
   }
 }
 
+TEST(Cli, PlotReadsExudynsOwnResultsFile) {
+  // A 'genetic optimization' results file written by Exudyn 1.13.6 (tests/studies/data).
+  const std::string out = OutDir("plot_exudyn");
+  const CliRun r = Cli({"plot", MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt", "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* name : {"value_vs_mass.png", "value_vs_spring.png"})
+    EXPECT_EQ(ReadText(out + "/" + name).substr(0, 4), "\x89PNG") << name;
+}
+
 TEST(Cli, InvalidInputGivesExitCode2WithThePosition) {
   const std::string dir = OutDir("invalid");
   fs::create_directories(dir);

@@ -472,6 +472,39 @@ TEST(GeneticResume, ValidationAndChangedStudy) {
   fs::remove_all(dir);
 }
 
+// Exudyn 1.13.6's own 'genetic optimization' results file (tests/studies/data, written by
+// GeneticOptimization with populationSize 12, 3 generations, randomizerInitialization 0 and
+// the objective (mass-1.6)^2 + ((spring-4000)/1000)^2 over mass (1, 10), spring (100, 10000)):
+// the numpy stream draws the same individuals, so every row has the same index and the same
+// parameter text; the values (the objective evaluated by Python and here) agree to 4 ulps.
+TEST(GeneticResultsFile, RowsEqualExudynsFile) {
+  const std::string dir = TestDir();
+  GeneticOptions o;
+  o.populationSize = 12;
+  o.numberOfGenerations = 3;
+  o.randomizerInitialization = 0;
+  o.randomStream = GeneticRandomStream::Numpy;
+  o.resultsFile = dir + "/ga.txt";
+  const auto objective = [](const GeneticIndividuals& inds) {
+    std::vector<double> v;
+    for (const auto& p : inds) v.push_back((p[0] - 1.6) * (p[0] - 1.6) + ((p[1] - 4000) / 1000) * ((p[1] - 4000) / 1000));
+    return v;
+  };
+  GeneticOptimization(objective, {{"mass", 1, 10}, {"spring", 100, 10000}}, o);
+  const ResultsFileContents exudyn = ReadResultsFile(MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt");
+  const ResultsFileContents mine = ReadResultsFile(o.resultsFile);
+  ASSERT_EQ(exudyn.rows.size(), 36u);
+  ASSERT_EQ(mine.rows.size(), 36u);
+  EXPECT_EQ(mine.header.parameterNames, exudyn.header.parameterNames);
+  for (std::size_t i = 0; i < 36; ++i) {
+    SCOPED_TRACE("row " + std::to_string(i));
+    EXPECT_EQ(mine.rows[i].globalIndex, exudyn.rows[i].globalIndex);
+    EXPECT_EQ(PyStrList(mine.rows[i].parameters), PyStrList(exudyn.rows[i].parameters));
+    EXPECT_DOUBLE_EQ(mine.rows[i].value.items.at(0).value, exudyn.rows[i].value.items.at(0).value);
+  }
+  fs::remove_all(dir);
+}
+
 // The 'genetic optimization' results file: Exudyn's header (ranges as str((min, max))), one
 // row "globalIndex, value, x, y, z" per evaluation, flushed after each generation; parsed back
 // with ReadResultsFile it reproduces the history exactly.
