@@ -109,7 +109,10 @@ struct PhiloxDraws {
   double Normal(double mean, double sigma) { return s.Normal(mean, sigma); }
 };
 
-std::string RangeString(const GeneticParameter& p) { return "(" + PyStr(p.min) + ", " + PyStr(p.max) + ")"; }
+std::string RangeString(const GeneticParameter& p) {
+  auto str = [](double x, bool isInt) { return isInt ? PyStr(static_cast<long long>(x)) : PyStr(x); };
+  return "(" + str(p.min, p.minIsInt) + ", " + str(p.max, p.maxIsInt) + ")";
+}
 
 /// Everything the stored generations depend on besides the caller's text and G.
 std::string GeneticFingerprint(const std::vector<GeneticParameter>& parameters, const GeneticOptions& o) {

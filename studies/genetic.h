@@ -74,6 +74,9 @@ struct GeneticParameter {
   std::string name;
   double min = 0.0;
   double max = 1.0;
+  /// The bound was given as a Python int (Exudyn then writes it as one in the results
+  /// file's ranges line, "(1, 10)"); the search itself is the same.
+  bool minIsInt = false, maxIsInt = false;
 };
 
 /// How children are drawn inside their mutation interval [a, b].

@@ -1446,7 +1446,10 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
       }
       for (const auto& p : ps.entries) {
         const auto [lo, hi] = ReadPair(r, p.value, "study.parameters." + p.key, "[min, max]");
-        s.geneticParameters.push_back(GeneticParameter{p.key, lo, hi});
+        PyNumber a, b;  // ints as Python reads them, for the results file's ranges line
+        ParsePyNumber(p.value[0].Scalar(), a);
+        ParsePyNumber(p.value[1].Scalar(), b);
+        s.geneticParameters.push_back(GeneticParameter{p.key, lo, hi, a.isInt, b.isInt});
         try {
           ValidateGeneticSetup({s.geneticParameters.back()}, GeneticOptions{});
         } catch (const ValidationError& err) {

@@ -490,12 +490,14 @@ TEST(GeneticResultsFile, RowsEqualExudynsFile) {
     for (const auto& p : inds) v.push_back((p[0] - 1.6) * (p[0] - 1.6) + ((p[1] - 4000) / 1000) * ((p[1] - 4000) / 1000));
     return v;
   };
-  GeneticOptimization(objective, {{"mass", 1, 10}, {"spring", 100, 10000}}, o);
+  GeneticOptimization(objective, {{"mass", 1, 10, true, true}, {"spring", 100, 10000, true, true}}, o);
   const ResultsFileContents exudyn = ReadResultsFile(MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt");
   const ResultsFileContents mine = ReadResultsFile(o.resultsFile);
   ASSERT_EQ(exudyn.rows.size(), 36u);
   ASSERT_EQ(mine.rows.size(), 36u);
   EXPECT_EQ(mine.header.parameterNames, exudyn.header.parameterNames);
+  EXPECT_EQ(mine.header.parameterRanges, (std::vector<std::string>{"(1, 10)", "(100, 10000)"}));
+  EXPECT_EQ(mine.header.parameterRanges, exudyn.header.parameterRanges);
   for (std::size_t i = 0; i < 36; ++i) {
     SCOPED_TRACE("row " + std::to_string(i));
     EXPECT_EQ(mine.rows[i].globalIndex, exudyn.rows[i].globalIndex);
