@@ -210,6 +210,7 @@ TEST(Cli, OptimizeReproducesExudynsSliderCrankOptimum) {
   EXPECT_EQ(s["evaluations"].get<int>(), 1500);  // 30 generations of 50, survivors not re-evaluated
   const ResultsFileContents c = ReadResultsFile(out + "/results.txt");
   EXPECT_EQ(c.header.fileType, "genetic optimization");
+  EXPECT_EQ(c.header.parameterRanges, (std::vector<std::string>{"(-0.1, 0.1)", "(-0.3, 0.3)"}));  // str((-L1, L1))
   EXPECT_EQ(c.rows.size(), 1500u);
 }
 
