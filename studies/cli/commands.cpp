@@ -361,13 +361,19 @@ int RunSimulate(const Options& o) {
   Json objectives = Json::object();
   if (!f.objectives.objectives.empty()) {
     // The objectives on the batch path (the same reduction a study uses), one system.
+    // A model the batch path cannot take (over its capacity) still gets its sensor files.
     const CompiledObjectives co = BuildObjectives(f.objectives, layout, m.Theta0());
-    const BatchProblem one = SingleSystem(layout, m.Theta0(), f.solver, f.settings, co);
-    const BatchResult r = CreateCpuEvaluator({1})->Evaluate(one);
-    for (size_t k = 0; k < co.valueNames.size(); ++k) objectives[co.valueNames[k]] = Number(r.Value(0, static_cast<int>(k)));
-    if (!o.quiet)
+    try {
+      const BatchProblem one = SingleSystem(layout, m.Theta0(), f.solver, f.settings, co);
+      const BatchResult r = CreateCpuEvaluator({1})->Evaluate(one);
       for (size_t k = 0; k < co.valueNames.size(); ++k)
-        std::printf("%s = %.12g\n", co.valueNames[k].c_str(), r.Value(0, static_cast<int>(k)));
+        objectives[co.valueNames[k]] = Number(r.Value(0, static_cast<int>(k)));
+      if (!o.quiet)
+        for (size_t k = 0; k < co.valueNames.size(); ++k)
+          std::printf("%s = %.12g\n", co.valueNames[k].c_str(), r.Value(0, static_cast<int>(k)));
+    } catch (const ValidationError& e) {
+      std::fprintf(stderr, "warning: objectives not evaluated: %s\n", e.what());
+    }
   }
   Json summary{{"mbsweep", kMbsweepVersion},
                {"command", "simulate"},
