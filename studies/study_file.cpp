@@ -1062,7 +1062,7 @@ const std::vector<std::string> kObjectiveKeys = {"name",         "kind",        
                                                  "weight",       "signalTimes",  "signalValues",     "signalFile",
                                                  "signalColumn", "signalColumnName", "errorDivisor", "errorMultiplier"};
 
-void ReadObjectives(const Reader& r, const Section& top, const std::string& directory,
+void ReadObjectives(const Reader& r, const Section& top, const std::string& directory, bool readDataFiles,
                     const std::vector<std::string>& sensorNames, const Layout* layout, const std::vector<Real>& theta,
                     ObjectiveSetDescription& out) {
   const Entry* e = top.Find("objectives");
@@ -1085,6 +1085,7 @@ void ReadObjectives(const Reader& r, const Section& top, const std::string& dire
     std::string k;
     while (std::getline(ss, k, ',')) kinds.push_back(Trim(k));
   }
+  bool allChecked = true;
   for (size_t i = 0; i < l.size(); ++i) {
     const std::string ctx = "objectives.list[" + std::to_string(i) + "]";
     const Section o = r.Map(l[i], ctx, kObjectiveKeys,
@@ -1112,8 +1113,11 @@ void ReadObjectives(const Reader& r, const Section& top, const std::string& dire
     if (const Entry* q = o.Find("signalColumnName")) d.signalColumnName = r.String(q->value, label + ": signalColumnName");
     if (const Entry* q = o.Find("errorDivisor")) d.errorDivisor = r.Number(q->value, label + ": errorDivisor");
     if (const Entry* q = o.Find("errorMultiplier")) d.errorMultiplier = r.Number(q->value, label + ": errorMultiplier");
-    // Validate this objective alone (named as in the full set) so the error points at it.
-    if (layout) {
+    // Validate this objective alone (named as in the full set) so the error points at it;
+    // without readDataFiles, one whose signal file does not exist yet is not checked.
+    const bool check = readDataFiles || d.signalFile.empty() || std::filesystem::exists(d.signalFile);
+    allChecked = allChecked && check;
+    if (layout && check) {
       ObjectiveSetDescription one;
       one.samplePeriod = out.samplePeriod;
       one.objectives.push_back(d);
@@ -1134,7 +1138,7 @@ void ReadObjectives(const Reader& r, const Section& top, const std::string& dire
     }
     out.objectives.push_back(d);
   }
-  if (layout && !out.objectives.empty()) {
+  if (layout && allChecked && !out.objectives.empty()) {
     try {
       BuildObjectives(out, *layout, theta);
     } catch (const ValidationError& err) {
@@ -1210,7 +1214,7 @@ void CheckStudyParameter(const Reader& r, const Entry& p, const std::vector<Name
   }
 }
 
-void ReadStudy(const Reader& r, const Section& top, const std::string& directory,
+void ReadStudy(const Reader& r, const Section& top, const std::string& directory, bool readDataFiles,
                const std::vector<NamedParameter>& declared, const Layout* layout,
                const std::vector<std::string>& sensorNames, const ObjectiveSetDescription& objectives, StudySpec& st) {
   const Entry* e = top.Find("study");
@@ -1357,11 +1361,11 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
         std::vector<std::string> names;
         for (const auto& b : s.bounds) names.push_back(b.name);
         Design d;
-        try {
-          d = ReadDesignCsv(s.designFile, names);
-        } catch (const ValidationError& err) {
-          fail(f->value, err);
-        }
+        if (readDataFiles) try {
+            d = ReadDesignCsv(s.designFile, names);
+          } catch (const ValidationError& err) {
+            fail(f->value, err);
+          }
         if (s.bounds.empty()) {  // names from the file's header; bounds = the columns' ranges
           for (size_t k = 0; k < d.Dimension(); ++k) {
             ParameterBounds b{d.names[k], HUGE_VAL, -HUGE_VAL};
@@ -1436,11 +1440,11 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
           if (ch.component < 0) r.Fail(c.Find("component")->value, ctx + ".component violates UInt (must be >= 0)");
           if (!(ch.weight >= 0) || !std::isfinite(ch.weight))
             r.Fail(c.Find("weight")->value, ctx + ".weight = " + FormatReal(ch.weight) + " violates UReal (must be >= 0)");
-          try {
-            ReadSignalCsv(ch.file, ch.column, ch.columnName);
-          } catch (const ValidationError& err) {
-            fail(fe->value, err);
-          }
+          if (readDataFiles) try {
+              ReadSignalCsv(ch.file, ch.column, ch.columnName);
+            } catch (const ValidationError& err) {
+              fail(fe->value, err);
+            }
           s.measured.push_back(ch);
         }
       }
@@ -1512,7 +1516,8 @@ void ReadStudy(const Reader& r, const Section& top, const std::string& directory
 // Public functions
 // ----------------------------------------------------------------------------------------
 
-StudyFile ParseStudyText(const std::string& text, const std::string& name, const std::string& directory) {
+StudyFile ParseStudyText(const std::string& text, const std::string& name, const std::string& directory,
+                         bool readDataFiles) {
   StudyFile f;
   f.path = name;
   f.directory = directory;
@@ -1550,8 +1555,8 @@ StudyFile ParseStudyText(const std::string& text, const std::string& name, const
   } catch (const ValidationError& err) {
     r.Fail(top.Find("model")->value, err.what());
   }
-  ReadObjectives(r, top, directory, sensorNames, &*layout, theta, f.objectives);
-  ReadStudy(r, top, directory, f.parameters, &*layout, sensorNames, f.objectives, f.study);
+  ReadObjectives(r, top, directory, readDataFiles, sensorNames, &*layout, theta, f.objectives);
+  ReadStudy(r, top, directory, readDataFiles, f.parameters, &*layout, sensorNames, f.objectives, f.study);
 
   // Every expression names a theta slot of the compiled layout.
   for (const auto& x : f.expressions) {
@@ -1564,14 +1569,14 @@ StudyFile ParseStudyText(const std::string& text, const std::string& name, const
   return f;
 }
 
-StudyFile LoadStudyFile(const std::string& path) {
+StudyFile LoadStudyFile(const std::string& path, bool readDataFiles) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw StudyFileError(FilePosition{path, 0, 0}, "cannot open the file for reading");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
-  return ParseStudyText(ss.str(), path, dir);
+  return ParseStudyText(ss.str(), path, dir, readDataFiles);
 }
 
 std::vector<NamedParameter> WithOverrides(const std::vector<NamedParameter>& parameters,

@@ -206,10 +206,14 @@ struct StudyFile {
 /// invalid item fields (the model's ValidationError message, prefixed with the position of
 /// the item), malformed expressions or unknown parameters in them, invalid settings and
 /// objectives, and an invalid study section.
-StudyFile LoadStudyFile(const std::string& path);
+/// readDataFiles = false (a run that writes the reference signals a study later compares
+/// with): signal files that do not exist yet are not read and their objectives not checked,
+/// and the study's design and measured files are not read.
+StudyFile LoadStudyFile(const std::string& path, bool readDataFiles = true);
 /// Same from text; `name` is used as the file name in positions and relative paths are
 /// relative to `directory`.
-StudyFile ParseStudyText(const std::string& text, const std::string& name, const std::string& directory = ".");
+StudyFile ParseStudyText(const std::string& text, const std::string& name, const std::string& directory = ".",
+                         bool readDataFiles = true);
 
 /// Nominal values of the file's parameters, overridden by `overrides` ("name=value" pairs
 /// from the command line); throws StudyFileError (position "command line") for an unknown

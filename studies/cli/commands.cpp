@@ -62,8 +62,8 @@ void WriteJson(const std::string& path, const Json& j) {
 }
 
 /// The study file with --set overrides applied (the model rebuilt at the new nominal values).
-StudyFile LoadStudy(const Options& o) {
-  StudyFile f = LoadStudyFile(o.study);
+StudyFile LoadStudy(const Options& o, bool readDataFiles = true) {
+  StudyFile f = LoadStudyFile(o.study, readDataFiles);
   if (!o.sets.empty()) {
     f.parameters = WithOverrides(f.parameters, o.sets);
     f.model = BuildModelAt(f, f.parameters);
@@ -336,7 +336,17 @@ void PrintOptimum(const std::vector<std::string>& names, const std::vector<doubl
 // =======================================================================================
 int RunSimulate(const Options& o) {
   const auto start = std::chrono::steady_clock::now();
-  const StudyFile f = LoadStudy(o);
+  // a simulation may write the very reference file an objective of the study compares with
+  StudyFile f = LoadStudy(o, false);
+  std::vector<ObjectiveDescription>& listed = f.objectives.objectives;
+  for (auto it = listed.begin(); it != listed.end();)
+    if (!it->signalFile.empty() && !fs::exists(it->signalFile)) {
+      std::fprintf(stderr, "warning: objective '%s' not evaluated: its signal file %s does not exist (yet)\n",
+                   it->name.c_str(), it->signalFile.c_str());
+      it = listed.erase(it);
+    } else {
+      ++it;
+    }
   const std::string out = OutputFolder(o);
   Model m = f.model;
   const Layout layout = m.Compile();

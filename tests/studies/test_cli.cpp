@@ -122,6 +122,23 @@ TEST(Cli, SweepReproducesExudynsParameterVariationExample) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "computationIndex,mass,spring,error,maxForce,status");
 }
 
+TEST(Cli, ReferenceRunThenSweep) {
+  // A user's own reference run: simulate writes the signal an objective compares with (the
+  // objective is skipped with a warning while the file does not exist); the sweep against it
+  // gives the example's values (the file equals Exudyn's to its 10 digits).
+  const std::string dir = OutDir("reference_run");
+  fs::create_directories(dir);
+  fs::copy_file(Example("oscillator_variation.yaml"), dir + "/study.yaml");
+  const CliRun sim = Cli({"simulate", dir + "/study.yaml", "--out", dir + "/ref"});
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  EXPECT_NE(sim.err.find("objective 'error' not evaluated"), std::string::npos) << sim.err;
+  fs::copy_file(dir + "/ref/springForce.txt", dir + "/oscillator_reference.txt");
+  ASSERT_EQ(Cli({"sweep", dir + "/study.yaml", "--out", dir + "/pv", "--quiet"}).code, 0);
+  const ResultsFileContents c = ReadResultsFile(dir + "/pv/results.txt");
+  ASSERT_EQ(c.rows.size(), 256u);
+  EXPECT_NEAR(c.rows.back().value.items[0].value, 3.8418270115351496, 3.8418270115351496 * 1e-7);
+}
+
 TEST(Cli, PlotWritesPngFigures) {
   const std::string out = OutDir("plot");
   ASSERT_EQ(Cli({"sweep", Example("oscillator_variation.yaml"), "--out", out, "--quiet"}).code, 0);
