@@ -688,13 +688,33 @@ int RunSensitivity(const Options& o) {
     matrix[r.names[i]] = row;
   }
   f.close();
+  if (!f) throw std::runtime_error("cannot write " + path);
+  // every evaluation: the varied parameter's value and the outputs (for plot); the reference
+  // first, then each parameter's points in ComputeSensitivities' order
+  const std::string evaluations = Join(out, "evaluations.csv");
+  std::ofstream ev(evaluations);
+  ev << "varied,value";
+  for (const auto& n : s.objectives.valueNames) ev << "," << CsvField(n);
+  ev << "\n";
+  auto evRow = [&](const std::string& varied, double value, const std::vector<double>& outputs) {
+    ev << CsvField(varied) << "," << PyStr(value);
+    for (double y : outputs) ev << "," << PyStr(y);
+    ev << "\n";
+  };
+  size_t row = 1;
+  for (size_t i = 0; i < r.names.size(); ++i) {
+    evRow(r.names[i], st.sensitivityParameters[i].ref, r.valRef);  // each parameter's curve passes the reference
+    for (const auto& outputs : r.valuesSorted[i]) evRow(r.names[i], r.parameterList[row++][i], outputs);
+  }
+  ev.close();
+  if (!ev) throw std::runtime_error("cannot write " + evaluations);
   Json ref = Json::object();
   for (size_t k = 0; k < r.valRef.size(); ++k) ref[s.objectives.valueNames[k]] = Number(r.valRef[k]);
   Json summary = s.Summary("sensitivity");
   summary["reference"] = ref;
   summary["scaledByReference"] = st.sensitivity.scaledByReference;
   summary["sensitivity"] = matrix;
-  summary["outputs"] = {path};
+  summary["outputs"] = {path, evaluations};
   WriteJson(Join(out, "summary.json"), summary);
   if (!o.quiet) {
     std::printf("%-16s", "d(value)/d(par)");
@@ -993,8 +1013,31 @@ int RunPlot(const Options& o) {
           WriteLinePlot(written.back(), {m, sm}, so);
         }
       }
+    } else if (command == "sensitivity") {
+      // each objective against each parameter around the reference (the points the
+      // differences were taken from), titled with the sensitivity
+      const CsvTable t = ReadCsv(Join(in, "evaluations.csv"), true);
+      std::vector<std::string> params;
+      for (const auto& p : t.firstColumnText)
+        if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
+      for (const auto& p : params)
+        for (size_t c = 2; c < t.header.size(); ++c) {
+          PlotSeries sr{t.header[c], {}, {}, true, true};
+          std::vector<std::pair<double, double>> xy;
+          for (size_t i = 0; i < t.firstColumnText.size(); ++i)
+            if (t.firstColumnText[i] == p) xy.emplace_back(t.columns[1][i], t.columns[c][i]);
+          std::sort(xy.begin(), xy.end());
+          for (const auto& [x, y] : xy) sr.x.push_back(x), sr.y.push_back(y);
+          PlotOptions po;
+          const Json& d = summary["sensitivity"][p][t.header[c]];
+          po.title = t.header[c] + " against " + p + " (sensitivity " + (d.is_null() ? "nan" : FormatNumber(d.get<double>(), 6)) + ")";
+          po.xLabel = p;
+          po.yLabel = t.header[c];
+          written.push_back(Join(out, "sensitivity_" + SafeName(p) + "_" + SafeName(t.header[c]) + ".png"));
+          WriteLinePlot(written.back(), {sr}, po);
+        }
     } else {
-      throw ValidationError("nothing to plot for a '" + command + "' run (plots exist for sweep, optimize, identify)");
+      throw ValidationError("nothing to plot for a '" + command + "' run (plots exist for sweep, optimize, identify, sensitivity)");
     }
   } else {
     // An Exudyn-format results file (ours or Exudyn's): value against each parameter.

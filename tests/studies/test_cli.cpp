@@ -284,6 +284,18 @@ study:
   EXPECT_NEAR(s["sensitivity"]["k"]["xFinal"].get<double>(), -0.02, 0.02 * 1e-6);
   EXPECT_NEAR(s["sensitivity"]["f"]["xFinal"].get<double>(), 0.02, 0.02 * 1e-9);
   EXPECT_NEAR(s["sensitivity"]["m"]["xFinal"].get<double>(), 0.0, 1e-10);
+  // every evaluation: per parameter the reference and its two central points
+  std::ifstream ev(dir + "/evaluations.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(ev, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 1u + 3u * 3u);
+  EXPECT_EQ(lines[0], "varied,value,xFinal");
+  ASSERT_EQ(lines[9].rfind("f,", 0), 0u);
+  const double f = std::stod(lines[9].substr(2, lines[9].rfind(',') - 2));
+  EXPECT_NEAR(f, 80 * (1 + 1e-3), 1e-12);                                                // f*(1+relStep)
+  EXPECT_NEAR(std::stod(lines[9].substr(lines[9].rfind(',') + 1)), f / 4000, 1e-13);  // x = f/k
+  ASSERT_EQ(Cli({"plot", dir}).code, 0);
+  EXPECT_EQ(ReadText(dir + "/sensitivity_k_xFinal.png").substr(0, 4), "\x89PNG");
 }
 
 TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
