@@ -15,13 +15,6 @@ namespace {
 const char* const kKindNames[kNumObjectiveKinds] = {"FinalValue", "Max",      "Min",         "MaxAbs",  "Mean",
                                                     "RMS",        "Integral", "ErrorExudyn", "RMSError"};
 
-std::string Trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
-  return s.substr(b, e - b);
-}
-
 std::vector<std::string> SplitFields(const std::string& line) {
   std::vector<std::string> f;
   size_t start = 0;

@@ -1,6 +1,7 @@
 #include "common/rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -52,6 +53,13 @@ std::string FormatReal(double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof(buf), v);  // shortest round-trip form
   return std::string(buf, r.ptr);
+}
+
+std::string Trim(const std::string& s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
 }
 
 std::size_t EditDistance(const std::string& a, const std::string& b) {

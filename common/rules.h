@@ -36,6 +36,9 @@ class ValidationError : public std::invalid_argument {
 /// Formats a number the way messages print it (shortest round-trip form, e.g. -1.6).
 std::string FormatReal(double v);
 
+/// `s` without leading and trailing white space (for parsing user text and files).
+std::string Trim(const std::string& s);
+
 /// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" hints.
 std::size_t EditDistance(const std::string& a, const std::string& b);
 

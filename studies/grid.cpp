@@ -155,13 +155,6 @@ std::string ParameterRange::ToPythonString() const {
 
 namespace {
 
-std::string Trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
-
 bool ParseIntToken(const std::string& t, long long& out) {
   if (t.empty()) return false;
   std::size_t i = (t[0] == '+' || t[0] == '-') ? 1 : 0;

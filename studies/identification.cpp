@@ -97,9 +97,9 @@ class BoundedNelderMead {
         u[k] = u[k] <= 0.5 ? 1.0 : 0.0;
       s[k + 1] = MakeVertex(std::move(u));
     }
-    std::vector<Vertex*> todo;
-    for (std::size_t i = evaluateBase ? 0 : 1; i <= n_; ++i) todo.push_back(&s[i]);
-    Evaluate(todo);
+    std::vector<Vertex*> pending;
+    for (std::size_t i = evaluateBase ? 0 : 1; i <= n_; ++i) pending.push_back(&s[i]);
+    Evaluate(pending);
     return s;
   }
 
@@ -185,14 +185,14 @@ class BoundedNelderMead {
       }
       if (shrink) {
         ++result_.shrinks;
-        std::vector<Vertex*> todo;
+        std::vector<Vertex*> pending;
         for (std::size_t i = 1; i <= n_; ++i) {
           std::vector<double> u(n_);
           for (std::size_t k = 0; k < n_; ++k) u[k] = s[0].u[k] + 0.5 * (s[i].u[k] - s[0].u[k]);
           s[i] = MakeVertex(std::move(u));
-          todo.push_back(&s[i]);
+          pending.push_back(&s[i]);
         }
-        Evaluate(todo);
+        Evaluate(pending);
       }
       order();
       result_.bestValueHistory.push_back(s[0].raw);

@@ -344,19 +344,12 @@ Design SobolDesign(const std::vector<ParameterBounds>& bounds, std::size_t n, st
 
 namespace {
 
-std::string TrimField(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && (s[a] == ' ' || s[a] == '\t')) ++a;
-  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) --b;
-  return s.substr(a, b - a);
-}
-
 std::vector<std::string> SplitCsv(const std::string& line) {
   std::vector<std::string> f;
   std::size_t start = 0;
   while (true) {
     const std::size_t c = line.find(',', start);
-    f.push_back(TrimField(line.substr(start, c == std::string::npos ? std::string::npos : c - start)));
+    f.push_back(Trim(line.substr(start, c == std::string::npos ? std::string::npos : c - start)));
     if (c == std::string::npos) break;
     start = c + 1;
   }
@@ -377,7 +370,7 @@ Design ReadDesignCsv(const std::string& path, const std::vector<std::string>& na
   int lineNo = 0;
   while (std::getline(in, line)) {
     ++lineNo;
-    const std::string t = TrimField(line);
+    const std::string t = Trim(line);
     if (t.empty() || t[0] == '#') continue;
     const std::string at = path + ":" + std::to_string(lineNo);
     std::vector<std::string> fields = SplitCsv(t);
@@ -386,7 +379,7 @@ Design ReadDesignCsv(const std::string& path, const std::vector<std::string>& na
       std::set<std::string> seen;
       for (std::size_t c = 0; c < fields.size(); ++c) {
         std::string name = fields[c];
-        if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = TrimField(name.substr(1, name.size() - 2));
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = Trim(name.substr(1, name.size() - 2));
         if (name.empty()) throw ValidationError(at + ": header column " + std::to_string(c + 1) + " has an empty name");
         if (!seen.insert(name).second) throw ValidationError(at + ": header has column '" + name + "' twice");
         header.push_back(name);

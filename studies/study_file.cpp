@@ -99,10 +99,15 @@ std::string JoinNames(const std::vector<std::string>& names);
 /// "; did you mean 'x'?" for the closest candidate when it is close (edit distance at most
 /// max(2, |word|/3)); otherwise, with `listIfFar`, "; valid: a, b, c" (nothing if there are no
 /// candidates).
+/// True if `candidate` is close enough to `word` to be suggested for it.
+bool IsClose(const std::string& word, const std::string& candidate) {
+  return !candidate.empty() && EditDistance(word, candidate) <= std::max<size_t>(2, word.size() / 3);
+}
+
 std::string Suggestion(const std::string& word, const std::vector<std::string>& candidates, bool listIfFar = true) {
   const std::string c = Closest(word, candidates);
   if (c.empty()) return "";
-  if (EditDistance(word, c) <= std::max<size_t>(2, word.size() / 3)) return "; did you mean '" + c + "'?";
+  if (IsClose(word, c)) return "; did you mean '" + c + "'?";
   return listIfFar ? "; valid: " + JoinNames(candidates) : "";
 }
 
@@ -137,13 +142,6 @@ std::string ResolvePath(const std::string& directory, const std::string& p) {
 // ----------------------------------------------------------------------------------------
 // Scalars
 // ----------------------------------------------------------------------------------------
-
-std::string Trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 /// Parses a decimal number (also YAML's .inf/.nan and Python's inf/nan); no hex.
 bool ParseNumber(const std::string& text, double& out) {
@@ -1206,8 +1204,8 @@ void CheckStudyParameter(const Reader& r, const Entry& p, const std::vector<Name
   try {
     layout->ThetaIndex(p.key);
   } catch (const ValidationError& e) {
-    std::string near = Closest(p.key, names);
-    const bool close = !near.empty() && EditDistance(p.key, near) <= std::max<size_t>(2, p.key.size() / 3);
+    const std::string near = Closest(p.key, names);
+    const bool close = IsClose(p.key, near);
     r.Fail(p.keyNode, "study parameter '" + p.key + "' is neither declared in 'parameters:' (" + JoinNames(names) +
                           ") nor a parameter path of the model (" + e.what() + ")" +
                           (close ? "; or did you mean the parameter '" + near + "'?" : ""));

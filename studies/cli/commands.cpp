@@ -732,25 +732,6 @@ int RunSensitivity(const Options& o) {
 // =======================================================================================
 // identify: GA + Nelder-Mead against measured signals
 // =======================================================================================
-namespace {
-
-/// Linear interpolation of stored sensor rows [t, values...] at time t (component c).
-double Interpolate(const std::vector<std::vector<Real>>& rows, double t, int c) {
-  if (rows.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const size_t col = static_cast<size_t>(c) + 1;
-  if (t <= rows.front()[0]) return rows.front()[col];
-  if (t >= rows.back()[0]) return rows.back()[col];
-  const auto it = std::lower_bound(rows.begin(), rows.end(), t,
-                                   [](const std::vector<Real>& r, double x) { return r[0] < x; });
-  const auto& b = *it;
-  const auto& a = *(it - 1);
-  if (!(b[0] > a[0])) return b[col];  // two rows at the same time (a final row)
-  const double w = (t - a[0]) / (b[0] - a[0]);
-  return a[col] + w * (b[col] - a[col]);
-}
-
-}  // namespace
-
 int RunIdentify(const Options& o) {
   Session s;
   OpenSession(s, o, o.backend, [](const StudyFile& f, const Layout& layout) {
@@ -789,10 +770,16 @@ int RunIdentify(const Options& o) {
   for (size_t c = 0; c < st.measured.size(); ++c) {
     const ObjectiveDescription& od = s.description.objectives[c];
     const MeasuredSignal ms = ReadSignalCsv(od.signalFile, od.signalColumn, od.signalColumnName);
-    const auto& stored = sim.GetSensorStoredData(SensorIndex{od.sensor});
+    std::vector<Real> times, values;  // the simulated component, interpolated onto the measured times
+    for (const auto& row : sim.GetSensorStoredData(SensorIndex{od.sensor})) {
+      times.push_back(row[0]);
+      values.push_back(row[static_cast<size_t>(od.component) + 1]);
+    }
+    int cursor = 0;
     for (size_t i = 0; i < ms.times.size(); ++i)
       f << CsvField(od.name) << "," << PyStr(ms.times[i]) << "," << PyStr(ms.values[i]) << ","
-        << PyStr(Interpolate(stored, ms.times[i], od.component)) << "\n";
+        << PyStr(InterpolateSignal(times.data(), values.data(), static_cast<int>(times.size()), ms.times[i], cursor))
+        << "\n";
     channels.push_back({{"name", od.name},
                         {"sensor", st.measured[c].sensor},
                         {"file", od.signalFile},

@@ -1,7 +1,11 @@
 // Test fixture shared by the study tests: the oscillator of Exudyn's geneticOptimizationTest.
 #pragma once
 
+#include <vector>
+
 #include "common/model.h"
+#include "common/objectives_host.h"
+#include "cpu/simulation_settings.h"
 
 namespace mbsweep::test {
 
@@ -44,6 +48,36 @@ inline Model Oscillator(double mass, double spring, double force) {
   sDisp.writeToFile = false;
   m.AddSensor(sDisp);
   return m;
+}
+
+/// geneticOptimizationTest's settings: 100 steps, tEnd 1, rho 1, sensors every 2e-3 s.
+inline SimulationSettings GeneticTestSettings() {
+  SimulationSettings settings;
+  settings.timeIntegration.numberOfSteps = 100;
+  settings.timeIntegration.endTime = 1;
+  settings.timeIntegration.generalizedAlpha.spectralRadius = 1;
+  settings.solutionSettings.sensorsWritePeriod = 2e-3;
+  return settings;
+}
+
+/// geneticOptimizationTest's error: sqrt(sum diff^2)/100 (ErrorExudyn, divisor = steps,
+/// multiplier = tEnd) of sensor 0 sampled every 2e-3 s against `rows` [t, value] (the nominal
+/// run's stored sensor data).
+inline ObjectiveSetDescription GeneticTestObjective(const std::vector<std::vector<Real>>& rows) {
+  ObjectiveSetDescription d;
+  d.samplePeriod = 2e-3;
+  ObjectiveDescription o;
+  o.name = "errorNorm";
+  o.kind = "ErrorExudyn";
+  o.sensor = 0;
+  o.errorDivisor = 100;   // steps
+  o.errorMultiplier = 1;  // tEnd
+  for (const auto& row : rows) {
+    o.signalTimes.push_back(row[0]);
+    o.signalValues.push_back(row[1]);
+  }
+  d.objectives.push_back(o);
+  return d;
 }
 
 }  // namespace mbsweep::test

@@ -315,12 +315,7 @@ using test::Oscillator;
 // reports vOpt = 0.003026238136557096, the same individuals); the problem is linear, so
 // useModifiedNewton True (1.13.6 default) and False give the same numbers.
 TEST(GeneticOptimization, ExudynGeneticOptimizationTest) {
-  SimulationSettings settings;
-  settings.timeIntegration.numberOfSteps = 100;
-  settings.timeIntegration.endTime = 1;
-  settings.timeIntegration.generalizedAlpha.spectralRadius = 1;
-  settings.solutionSettings.sensorsWritePeriod = 2e-3;
-
+  const SimulationSettings settings = test::GeneticTestSettings();
   Simulation ref(Oscillator(1.6, 4000, 80));
   ref.SolveDynamic(settings);
   const auto& rows = ref.GetSensorStoredData(SensorIndex(0));
@@ -334,20 +329,7 @@ TEST(GeneticOptimization, ExudynGeneticOptimizationTest) {
   map.Bind("spring.stiffness", "spring");
   map.Bind("force.load", "force");
 
-  ObjectiveSetDescription d;
-  d.samplePeriod = 2e-3;
-  ObjectiveDescription o;
-  o.name = "errorNorm";
-  o.kind = "ErrorExudyn";
-  o.sensor = 0;
-  o.errorDivisor = 100;   // steps
-  o.errorMultiplier = 1;  // tEnd
-  for (const auto& row : rows) {
-    o.signalTimes.push_back(row[0]);
-    o.signalValues.push_back(row[1]);
-  }
-  d.objectives.push_back(o);
-  const CompiledObjectives objectives = BuildObjectives(d, layout, model.Theta0());
+  const CompiledObjectives objectives = BuildObjectives(test::GeneticTestObjective(rows), layout, model.Theta0());
 
   const std::vector<GeneticParameter> parameters = {{"mass", 1, 10}, {"spring", 100, 10000}, {"force", 1, 1000}};
   const auto evaluator = CreateCpuEvaluator();

@@ -49,7 +49,7 @@ using test::Oscillator;
 /// displacement every 2e-3 s, error = sqrt(sum diff^2)/100 against the nominal run (mass 1.6,
 /// spring 4000, force 80); the grid varies mass and spring (force stays 80).
 struct OscillatorStudy {
-  SimulationSettings settings;
+  SimulationSettings settings = test::GeneticTestSettings();
   Model model = Oscillator(1.6, 4000, 80);
   Layout layout = model.Compile();
   ParameterMap map{layout, model.Theta0()};
@@ -57,30 +57,13 @@ struct OscillatorStudy {
   std::unique_ptr<Evaluator> evaluator = CreateCpuEvaluator();
 
   OscillatorStudy() {
-    settings.timeIntegration.numberOfSteps = 100;
-    settings.timeIntegration.endTime = 1;
-    settings.timeIntegration.generalizedAlpha.spectralRadius = 1;
-    settings.solutionSettings.sensorsWritePeriod = 2e-3;
     Simulation ref(Oscillator(1.6, 4000, 80));
     ref.SolveDynamic(settings);
     const auto& rows = ref.GetSensorStoredData(SensorIndex(0));
     map.SetParameters({"mass", "spring"});
     map.Bind("mass.physicsMass", "mass");
     map.Bind("spring.stiffness", "spring");
-    ObjectiveSetDescription d;
-    d.samplePeriod = 2e-3;
-    ObjectiveDescription o;
-    o.name = "errorNorm";
-    o.kind = "ErrorExudyn";
-    o.sensor = 0;
-    o.errorDivisor = 100;   // steps
-    o.errorMultiplier = 1;  // tEnd
-    for (const auto& row : rows) {
-      o.signalTimes.push_back(row[0]);
-      o.signalValues.push_back(row[1]);
-    }
-    d.objectives.push_back(o);
-    objectives = BuildObjectives(d, layout, model.Theta0());
+    objectives = BuildObjectives(test::GeneticTestObjective(rows), layout, model.Theta0());
   }
 
   /// One batch per chunk; counts the batches.
