@@ -93,6 +93,34 @@ MBS_HD_INLINE Real NormSq(const Real* x, int n) {
 }
 }  // namespace detail
 
+/// True if the iteration matrix of system (L, theta) depends on the step size only: a
+/// constant mass matrix, right-hand-side Jacobians that are analytic constants (coordinate
+/// spring-dampers, generic ODE2/ODE1 objects; loads are not differentiated) and constraint
+/// Jacobians that are constants (coordinate constraints). Such a matrix is factorized once per
+/// step size, which changes no result: a recomputed one would be the same bit for bit.
+MBS_HD_INLINE bool IterationMatrixIsConstant(const LayoutView& L, const Real* theta) {
+  for (int i = 0; i < L.nNodes; ++i)
+    if (GetNodeRecord(L, i).nAE) return false;
+  for (int i = 0; i < L.nObjects; ++i) {
+    switch (static_cast<ObjectKind>(L.object[i].kind)) {
+      case ObjectKind::Ground:
+      case ObjectKind::MassPoint:
+      case ObjectKind::MassPoint2D:
+      case ObjectKind::Mass1D:
+      case ObjectKind::RotationalMass1D:
+      case ObjectKind::GenericODE2:
+      case ObjectKind::GenericODE1:
+      case ObjectKind::ConnectorCoordinateSpringDamper:
+      case ObjectKind::ConnectorCoordinate: break;
+      case ObjectKind::RigidBody2D:  // diag(m, m, J) with the centre of mass at the node
+        if (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0) return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 /// Generalized-alpha integrator of one system. `w` must hold the initial state in q, v, y
 /// (lambda is computed); returns the final status in info.
 template <class LA, class Observer>
@@ -117,6 +145,7 @@ class GeneralizedAlpha {
       gamma_ = 0.5 + alphaF_ - alphaM_;
       beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
     }
+    constantMatrix_ = IterationMatrixIsConstant(L, theta);
   }
 
   MBS_HD SolveInfo Run() {
@@ -219,6 +248,7 @@ class GeneralizedAlpha {
 
   /// [M Cq^T; Cq 0][a0; lambda0] = [f; -(Cq v)_q v]; ODE1 rows: yt0 = f1(y0).
   MBS_HD bool InitialAccelerations(Real t, SolveInfo& info) {
+    factorH_ = 0;  // la_ no longer holds an iteration matrix
     la_.SetZero();
     detail::OffsetSink<LA> sM{la_, 0, 0, 1};
     ComputeMassMatrix(L_, theta_, w_.q, sM);
@@ -277,6 +307,7 @@ class GeneralizedAlpha {
   }
 
   MBS_HD bool Jacobian(Real t, Real h, SolveInfo& info) {
+    if (constantMatrix_ && factorH_ == h) return haveJacobian_ = true;
     const Real bh2 = beta_ * h * h;
     const Real betaP = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
     const Real gammaP = gamma_ / (h * beta_);
@@ -296,6 +327,7 @@ class GeneralizedAlpha {
     }
     ++info.jacobianUpdates;
     haveJacobian_ = la_.Factorize();
+    factorH_ = haveJacobian_ ? h : 0;
     return haveJacobian_;
   }
 
@@ -404,6 +436,8 @@ class GeneralizedAlpha {
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
   bool haveJacobian_ = false;
   Real lastH_ = -1;
+  bool constantMatrix_ = false;  ///< IterationMatrixIsConstant: reuse the factorization for the same h
+  Real factorH_ = 0;             ///< step size of the factorization la_ holds (0: none)
 };
 
 }  // namespace mbsweep
