@@ -68,6 +68,7 @@ struct GeneralizedAlphaWork {
   Real *qn, *vn, *an, *aAlgN, *yn, *ytn;             // start of step [n2,n2,n2,n2,n1,n1]
   Real *res, *delta;                                 // [N], [N]
   Real *f2;                                          // [n2]
+  Real *massDiagonal;                                // [n2] constant diagonal mass matrix, if any
   Real *ae;                                          // [nAE]
   Real *ae2;                                         // [nAE]
 };
@@ -86,12 +87,35 @@ struct MultiplySink {
   Real* out;
   MBS_HD void add(int i, int j, Real v) { out[i] += v * x[j]; }
 };
+/// Sink that stores a mass matrix's diagonal; `diagonal` turns false at an off-diagonal entry
+/// or at a second contribution to one diagonal entry (whose sum would round differently
+/// from the entry-by-entry product M * a).
+struct DiagonalSink {
+  Real* d;
+  bool diagonal;
+  MBS_HD void add(int i, int j, Real v) {
+    if (i != j || d[i] != 0) diagonal = false;
+    d[i] += v;
+  }
+};
 MBS_HD_INLINE Real NormSq(const Real* x, int n) {
   Real s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * x[i];
   return s;
 }
 }  // namespace detail
+
+/// True if the mass matrix of system (L, theta) does not depend on q: no 3D rigid body and
+/// every planar rigid body with its centre of mass at the node.
+MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    if (k == ObjectKind::RigidBody) return false;
+    if (k == ObjectKind::RigidBody2D && (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0))
+      return false;
+  }
+  return true;
+}
 
 /// True if the iteration matrix of system (L, theta) depends on the step size only: a
 /// constant mass matrix, right-hand-side Jacobians that are analytic constants (coordinate
@@ -111,14 +135,12 @@ MBS_HD_INLINE bool IterationMatrixIsConstant(const LayoutView& L, const Real* th
       case ObjectKind::GenericODE2:
       case ObjectKind::GenericODE1:
       case ObjectKind::ConnectorCoordinateSpringDamper:
-      case ObjectKind::ConnectorCoordinate: break;
-      case ObjectKind::RigidBody2D:  // diag(m, m, J) with the centre of mass at the node
-        if (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0) return false;
-        break;
+      case ObjectKind::ConnectorCoordinate:
+      case ObjectKind::RigidBody2D: break;  // see MassMatrixIsConstant
       default: return false;
     }
   }
-  return true;
+  return MassMatrixIsConstant(L, theta);
 }
 
 /// Generalized-alpha integrator of one system. `w` must hold the initial state in q, v, y
@@ -157,6 +179,13 @@ class GeneralizedAlpha {
     for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
     if (P_.computeInitialAccelerations && !InitialAccelerations(t, info)) info.singularInitialAccelerations = 1;
     for (int i = 0; i < n2_; ++i) w_.aAlg[i] = w_.a[i];
+    diagonalMass_ = false;
+    if (MassMatrixIsConstant(L_, theta_)) {
+      for (int i = 0; i < n2_; ++i) w_.massDiagonal[i] = 0;
+      detail::DiagonalSink sd{w_.massDiagonal, true};
+      ComputeMassMatrix(L_, theta_, w_.q, sd);
+      diagonalMass_ = sd.diagonal;
+    }
     obs_.OnStart(sv);
 
     const Real hMax = (P_.endTime - P_.startTime) / P_.numberOfSteps;
@@ -293,17 +322,25 @@ class GeneralizedAlpha {
     ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
     ++info.rhsEvaluations;
     if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
-    for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i];
-    detail::MultiplySink ms{w_.a, r};
-    ComputeMassMatrix(L_, theta_, w_.q, ms);
+    if (diagonalMass_) {
+      for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i] + w_.massDiagonal[i] * w_.a[i];
+    } else {
+      for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i];
+      detail::MultiplySink ms{w_.a, r};
+      ComputeMassMatrix(L_, theta_, w_.q, ms);
+    }
     if (n1_ > 0) {
       ComputeODE1RHS(L_, theta_, t, w_.y, r + n2_);
       for (int i = 0; i < n1_; ++i) r[n2_ + i] -= w_.yt[i];
     }
-    const Real norm = sqrt(detail::NormSq(r, N_));
     const Real s = beta_ * h * h;
-    for (int i = 0; i < n2_; ++i) r[i] *= s;
-    return norm;
+    Real sq = 0;
+    for (int i = 0; i < n2_; ++i) {
+      sq += r[i] * r[i];
+      r[i] *= s;
+    }
+    for (int i = n2_; i < N_; ++i) sq += r[i] * r[i];
+    return sqrt(sq);
   }
 
   MBS_HD bool Jacobian(Real t, Real h, SolveInfo& info) {
@@ -436,6 +473,7 @@ class GeneralizedAlpha {
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
   bool haveJacobian_ = false;
   Real lastH_ = -1;
+  bool diagonalMass_ = false;    ///< w_.massDiagonal holds the constant diagonal mass matrix
   bool constantMatrix_ = false;  ///< IterationMatrixIsConstant: reuse the factorization for the same h
   Real factorH_ = 0;             ///< step size of the factorization la_ holds (0: none)
 };
