@@ -98,6 +98,11 @@ struct DiagonalSink {
     d[i] += v;
   }
 };
+MBS_HD_INLINE void Swap(Real*& a, Real*& b) {
+  Real* t = a;
+  a = b;
+  b = t;
+}
 MBS_HD_INLINE Real NormSq(const Real* x, int n) {
   Real s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * x[i];
@@ -201,6 +206,7 @@ class GeneralizedAlpha {
       if (st == SolveStatus::ok) {
         const Real c = (1 - alphaF_) / (1 - alphaM_);
         if (!P_.useNewmark)
+          MBS_NO_OVERLAP
           for (int i = 0; i < n2_; ++i) w_.aAlg[i] += c * w_.a[i];
         t = t + hStep >= P_.endTime - 1e-10 ? P_.endTime : t + hStep;
         ++info.steps;
@@ -250,30 +256,18 @@ class GeneralizedAlpha {
     s.lambda = w_.lambda;
     return s;
   }
+  /// The start-of-step arrays take the current state and the current arrays become the
+  /// iterate, which Predictor overwrites entirely: a pointer swap instead of a copy.
   MBS_HD void SaveStepStart() {
-    for (int i = 0; i < n2_; ++i) {
-      w_.qn[i] = w_.q[i];
-      w_.vn[i] = w_.v[i];
-      w_.an[i] = w_.a[i];
-      w_.aAlgN[i] = w_.aAlg[i];
-    }
-    for (int i = 0; i < n1_; ++i) {
-      w_.yn[i] = w_.y[i];
-      w_.ytn[i] = w_.yt[i];
-    }
+    detail::Swap(w_.q, w_.qn);
+    detail::Swap(w_.v, w_.vn);
+    detail::Swap(w_.a, w_.an);
+    detail::Swap(w_.aAlg, w_.aAlgN);
+    detail::Swap(w_.y, w_.yn);
+    detail::Swap(w_.yt, w_.ytn);
   }
-  MBS_HD void RestoreStepStart() {
-    for (int i = 0; i < n2_; ++i) {
-      w_.q[i] = w_.qn[i];
-      w_.v[i] = w_.vn[i];
-      w_.a[i] = w_.an[i];
-      w_.aAlg[i] = w_.aAlgN[i];
-    }
-    for (int i = 0; i < n1_; ++i) {
-      w_.y[i] = w_.yn[i];
-      w_.yt[i] = w_.ytn[i];
-    }
-  }
+  /// Back to the start of the step (after a rejected step).
+  MBS_HD void RestoreStepStart() { SaveStepStart(); }
 
   /// [M Cq^T; Cq 0][a0; lambda0] = [f; -(Cq v)_q v]; ODE1 rows: yt0 = f1(y0).
   MBS_HD bool InitialAccelerations(Real t, SolveInfo& info) {
@@ -323,6 +317,7 @@ class GeneralizedAlpha {
     ++info.rhsEvaluations;
     if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
     if (diagonalMass_) {
+      MBS_NO_OVERLAP
       for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i] + w_.massDiagonal[i] * w_.a[i];
     } else {
       for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i];
@@ -335,6 +330,7 @@ class GeneralizedAlpha {
     }
     const Real s = beta_ * h * h;
     Real sq = 0;
+    MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
       sq += r[i] * r[i];
       r[i] *= s;
@@ -376,6 +372,7 @@ class GeneralizedAlpha {
         w_.v[i] = w_.vn[i] + h * (1 - gamma_) * w_.an[i];
       }
     } else {
+      MBS_NO_OVERLAP
       for (int i = 0; i < n2_; ++i) {
         w_.q[i] = w_.qn[i] + h * w_.vn[i] + h * h * (0.5 - beta_) * w_.aAlgN[i];
         w_.v[i] = w_.vn[i] + h * (1 - gamma_) * w_.aAlgN[i];
@@ -397,6 +394,7 @@ class GeneralizedAlpha {
     const Real betaP = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
     const Real gammaP = gamma_ / (h * beta_);
     const Real* d = w_.delta;
+    MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
       w_.q[i] -= d[i];
       w_.v[i] -= gammaP * d[i];
