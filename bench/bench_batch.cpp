@@ -1,9 +1,9 @@
 // Batch throughput: system-steps per second and systems per second versus batch size for
-// each evaluator (cpu; cuda when built and a device is present), for the 1-DOF oscillator,
-// the 2D slider-crank and the 3D Euler-parameter pendulum chain (generalized-alpha), plus
-// device memory per system. Prints a table and, with --json FILE, JSON lines.
+// each evaluator (cpu; cuda when built and a device is present), for the 1-DOF oscillator
+// (generalized-alpha, and RK44 as oscillator-rk44), the 2D slider-crank (index 2) and the 3D
+// Euler-parameter pendulum chain (generalized-alpha), plus device memory per system. Prints a table and, with --json FILE, JSON lines.
 //
-//   bench_batch [--sizes 1,10,100,...] [--models oscillator,slidercrank,chain3d]
+//   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
 //               [--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]
 #include <cmath>
 #include <cstdio>
@@ -48,8 +48,9 @@ struct Case {
 Case MakeCase(const std::string& name) {
   Case c;
   c.model = name;
-  if (name == "oscillator") {
+  if (name == "oscillator" || name == "oscillator-rk44") {
     c.built = bench::BuildOscillator();
+    if (name == "oscillator-rk44") c.solver = DynamicSolverType::RK44;
     SensorNode s;
     s.nodeNumber = NodeIndex(0);
     s.outputVariableType = OutputVariableType::Displacement;
@@ -86,7 +87,7 @@ Case MakeCase(const std::string& name) {
     c.definitions = {{"link0.physicsMass", "m"}};
     c.ranges = {{0.5, 2.0}};
   } else {
-    throw std::invalid_argument("unknown model '" + name + "' (oscillator, slidercrank, chain3d)");
+    throw std::invalid_argument("unknown model '" + name + "' (oscillator, oscillator-rk44, slidercrank, chain3d)");
   }
   c.settings.solutionSettings.sensorsWritePeriod = 0.01;
   c.layout = c.built.Compile();
@@ -123,7 +124,7 @@ BatchProblem MakeProblem(const Case& c, int n) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
-  std::vector<std::string> models{"oscillator", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda"};
+  std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda"};
   double budget = 20;
   int threads = 0;
   std::string json;
@@ -142,21 +143,21 @@ int main(int argc, char** argv) {
     else if (a == "--threads") threads = std::stoi(next());
     else if (a == "--json") json = next();
     else {
-      std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,slidercrank,chain3d] "
+      std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
                            "[--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]\n");
       return 2;
     }
   }
   std::ofstream out;
   if (!json.empty()) out.open(json);
-  std::printf("%-12s %-5s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
+  std::printf("%-15s %-5s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
               "sys-steps/s", "systems/s", "ok", "dev B/sys");
   for (const auto& name : models) {
     const Case c = MakeCase(name);
     for (const auto& ev : evaluators) {
       std::string why;
       if (ev == "cuda" && !CudaAvailable(&why)) {
-        std::printf("%-12s %-5s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
+        std::printf("%-15s %-5s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
         continue;
       }
       EvaluatorOptions eo;
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
       double lastPerSystem = 0;
       for (int n : sizes) {
         if (lastPerSystem > 0 && lastPerSystem * n > budget) {
-          std::printf("%-12s %-5s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
+          std::printf("%-15s %-5s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
                       lastPerSystem * n, budget);
           continue;
         }
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
         if (ev == "cuda") devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
 #endif
         lastPerSystem = r.seconds / n;
-        std::printf("%-12s %-5s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
+        std::printf("%-15s %-5s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
                     p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
                     devBytes);
         std::fflush(stdout);
