@@ -387,30 +387,24 @@ class ExplicitIntegrator {
   }
 
   MBS_HD bool ComputeStages(Real t, Real h, SolveInfo& info) {
-    const int S = tab_.stages;
-    const Real* Y = w_.Y;
-    for (int s = 0; s < S; ++s) {
-      for (int i = 0; i < N_; ++i) {
-        Real x = Y[i];
-        for (int j = 0; j < s; ++j) {
-          const Real aij = tab_.a[s][j];
-          if (aij != 0) x += h * aij * w_.K[j][i];
-        }
-        w_.Ytmp[i] = x;
-      }
+    for (int s = 0; s < tab_.stages; ++s) {
+      Combine(tab_.a[s], s, h, w_.Ytmp);
       if (!Eval(t + tab_.c[s] * h, w_.Ytmp, w_.K[s], info)) return false;
     }
     return true;
   }
 
-  MBS_HD void Combine(const Real* b, Real h, Real* out) const {
-    const int S = tab_.stages;
+  /// out = Y + sum over the first S stages of h b[s] K[s] (each element summed in stage order).
+  MBS_HD void Combine(const Real* b, int S, Real h, Real* out) const {
     const Real* Y = w_.Y;
-    for (int i = 0; i < N_; ++i) {
-      Real x = Y[i];
-      for (int s = 0; s < S; ++s)
-        if (b[s] != 0) x += h * b[s] * w_.K[s][i];
-      out[i] = x;
+    MBS_NO_OVERLAP
+    for (int i = 0; i < N_; ++i) out[i] = Y[i];
+    for (int s = 0; s < S; ++s) {
+      if (b[s] == 0) continue;
+      const Real hb = h * b[s];
+      const Real* K = w_.K[s];
+      MBS_NO_OVERLAP
+      for (int i = 0; i < N_; ++i) out[i] += hb * K[i];
     }
   }
 
@@ -428,7 +422,7 @@ class ExplicitIntegrator {
     for (int step = 0; step < n; ++step) {
       const Real h = step + 1 == n ? tEnd - t : hMax;
       if (!ComputeStages(t, h, info)) return Fail(info, SolveStatus::singular_matrix, t, h);
-      Combine(tab_.b, h, w_.Yn);
+      Combine(tab_.b, tab_.stages, h, w_.Yn);
       AcceptNewState();
       t = step + 1 == n ? tEnd : t + h;
       ++info.steps;
@@ -453,8 +447,8 @@ class ExplicitIntegrator {
       const bool last = t + h >= tEnd - 1e-10;
       const Real hStep = last ? tEnd - t : h;
       if (!ComputeStages(t, hStep, info)) return Fail(info, SolveStatus::singular_matrix, t, hStep);
-      Combine(tab_.b, hStep, w_.Yn);
-      Combine(tab_.bEmbedded, hStep, w_.Yemb);
+      Combine(tab_.b, tab_.stages, hStep, w_.Yn);
+      Combine(tab_.bEmbedded, tab_.stages, hStep, w_.Yemb);
       Real sum = 0;
       for (int i = 0; i < N_; ++i) {
         const Real sc = P_.absoluteTolerance + detail::MaxLikeStd(w_.Yemb[i], w_.Y[i]) * P_.relativeTolerance;
