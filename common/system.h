@@ -335,6 +335,14 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
   return 3;
 }
 
+/// Global ODE2 index a LoadCoordinate acts on, or -1 (a marker on a ground node).
+MBS_HD_INLINE int CoordinateLoadIndex(const LayoutView& L, const LoadRecord& r) {
+  const MarkerRecord m = GetMarkerRecord(L, r.marker);
+  if (m.nCoords == 0) return -1;
+  const NodeRecord nr = GetNodeRecord(L, m.node);
+  return nr.nODE2 == 0 ? -1 : nr.ode2Begin + m.coordinate;
+}
+
 /// Generalized forces of one load on the coordinates of its marker's node: writes
 /// loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no contribution).
 MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
@@ -346,11 +354,8 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
   n = 0;
   first = -1;
   if (kind == LoadKind::Coordinate) {
-    const MarkerRecord m = GetMarkerRecord(L, r.marker);
-    if (m.nCoords == 0) return;
-    const NodeRecord nr = GetNodeRecord(L, m.node);
-    if (nr.nODE2 == 0) return;
-    first = nr.ode2Begin + m.coordinate;
+    first = CoordinateLoadIndex(L, r);
+    if (first < 0) return;
     n = 1;
     loc[0] = s * p[0];
     return;
@@ -389,6 +394,12 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
 /// Adds the generalized forces of one load into the global RHS f.
 MBS_HD_INLINE void AddLoad(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v, Real loadFactor,
                            int load, Real* f) {
+  if (static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate) {  // the common scalar load, inline
+    const int g = CoordinateLoadIndex(L, GetLoadRecord(L, load));
+    const Real* p;
+    if (g >= 0) f[g] += LoadFactor(L, theta, load, t, loadFactor, &p) * p[0];
+    return;
+  }
   Real loc[kMaxNodeCoords];
   int first, n;
   LoadLocal(L, theta, t, q, v, loadFactor, load, loc, first, n);
