@@ -396,8 +396,10 @@ MBS_HD_INLINE void AddLoad(const LayoutView& L, const Real* theta, Real t, const
                            int load, Real* f) {
   if (static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate) {  // the common scalar load, inline
     const int g = CoordinateLoadIndex(L, GetLoadRecord(L, load));
+    if (g < 0) return;
     const Real* p;
-    if (g >= 0) f[g] += LoadFactor(L, theta, load, t, loadFactor, &p) * p[0];
+    const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
+    f[g] += s * p[0];
     return;
   }
   Real loc[kMaxNodeCoords];
