@@ -67,11 +67,12 @@ MBS_HD_INLINE void AddRowLocalPos(ConstraintEval& e, int r, const Kinematics& k0
   AddRowPos(e, r, k1, a, k0.n, 1);
   AddRowRot(e, r, k0, Cross(a, dp), 0, 1);
 }
-/// Row r for C = (p1 - p0)[axis] (global component).
+/// Row r for C = (p1 - p0)[axis] (global component): the axis row of each position Jacobian,
+/// copied instead of formed as a product with a unit vector (same values).
 MBS_HD_INLINE void AddRowGlobalPos(ConstraintEval& e, int r, const Kinematics& k0, const Kinematics& k1, int axis) {
-  const Vec3 w = MakeVec3(axis == 0, axis == 1, axis == 2);
-  AddRowPos(e, r, k0, w, 0, -1);
-  AddRowPos(e, r, k1, w, k0.n, 1);
+  Real* row = e.Cq + r * e.nLocal;
+  for (int j = 0; j < k0.n; ++j) row[j] -= k0.Jpos[axis][j];
+  for (int j = 0; j < k1.n; ++j) row[k0.n + j] += k1.Jpos[axis][j];
 }
 MBS_HD_INLINE Vec3 Column(const Mat3& A, int j) { return MakeVec3(A(0, j), A(1, j), A(2, j)); }
 
@@ -188,9 +189,7 @@ MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Rea
     case ObjectKind::JointRevolute2D: {
       for (int r = 0; r < 2; ++r) {
         e.C[r] = index2 ? dv[r] : dp[r];
-        const Vec3 w = MakeVec3(r == 0, r == 1, 0);
-        detail::AddRowPos(e, r, k0, w, 0, -1);
-        detail::AddRowPos(e, r, k1, w, off1, 1);
+        detail::AddRowGlobalPos(e, r, k0, k1, r);
       }
       break;
     }

@@ -23,7 +23,15 @@ struct Kinematics {
   Real Jrot[3][kMaxNodeCoords];     ///< d omega / d q_t
 };
 
+/// Zeroes the Jacobian columns of the K.n node coordinates (set K.n first); columns from K.n
+/// on are never read. Nodes with up to 3 coordinates (the common planar and point nodes)
+/// clear 3 columns instead of all; fixed loop bounds keep this a few plain stores.
 MBS_HD_INLINE void ClearJacobians(Kinematics& K) {
+  if (K.n <= 3) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
+    return;
+  }
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < kMaxNodeCoords; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
 }
@@ -173,10 +181,13 @@ MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, cons
       return;
     }
     case ObjectKind::RigidBody2D: {
+      // planar rotation written out (K.A = RotZ, K.omega = [0, 0, w]): the products with the
+      // zero entries of the general forms A lp and omega x rg are left out, same values
       NodeKinematics(L, theta, q, v, o.extra[0], K);
-      const Vec3 rg = K.A * lp;
+      const Vec3 rg = MakeVec3(K.A(0, 0) * lp[0] + K.A(0, 1) * lp[1], K.A(1, 0) * lp[0] + K.A(1, 1) * lp[1], lp[2]);
+      const Real w = K.omega[2];
       K.pos = K.pos + rg;
-      K.vel = K.vel + Cross(K.omega, rg);
+      K.vel = MakeVec3(K.vel[0] - w * rg[1], K.vel[1] + w * rg[0], 0);
       K.Jpos[0][2] = -rg[1];
       K.Jpos[1][2] = rg[0];
       return;

@@ -69,7 +69,6 @@ MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Re
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D) {
     const Real* p = theta + L.object[obj].theta;
-    if (p[2] == 0 && p[3] == 0) return;  // centre of mass at the node: no velocity terms
     const int node = o.extra[0];
     const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
     const Real w = v[o.ltgODE2[2]];
@@ -295,8 +294,14 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, cons
   else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
 }
 
-MBS_HD_INLINE bool HasLocalRHS(ObjectKind k) {
-  return k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k) ||
+/// True if object obj has a local right-hand side that is not always zero: a planar rigid body
+/// has velocity terms only with its centre of mass off the node (skipping it saves the call).
+MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
+  if (k == ObjectKind::RigidBody2D) {
+    const Real* p = theta + L.object[obj].theta;
+    return p[2] != 0 || p[3] != 0;
+  }
+  return k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k) ||
          k == ObjectKind::ConnectorCoordinateSpringDamper;
 }
 
@@ -451,7 +456,7 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
       const Real force = CoordinateSpringDamperForce(p, dq, dv);
       if (g0 >= 0) f[g0] += force;
       if (g1 >= 0) f[g1] -= force;
-    } else if (HasLocalRHS(k)) {
+    } else if (HasLocalRHS(L, theta, i, k)) {
       const ObjectRecord o = GetObjectRecord(L, i);
       ObjectLocalRHS(L, theta, q, v, i, fLoc);
       for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += fLoc[a];
@@ -555,11 +560,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       }
       continue;
     }
-    if (!HasLocalRHS(k) || n == 0) continue;
-    if (k == ObjectKind::RigidBody2D) {  // velocity terms vanish with the centre of mass at the node
-      const Real* p = theta + L.object[i].theta;
-      if (p[2] == 0 && p[3] == 0) continue;
-    }
+    if (!HasLocalRHS(L, theta, i, k) || n == 0) continue;
     ObjectLocalRHS(L, theta, q, v, i, f0);
     for (int pass = 0; pass < 2; ++pass) {
       const Real factor = pass == 0 ? factorQ : factorV;
