@@ -76,6 +76,19 @@ MBS_HD_INLINE void AddRowGlobalPos(ConstraintEval& e, int r, const Kinematics& k
 }
 MBS_HD_INLINE Vec3 Column(const Mat3& A, int j) { return MakeVec3(A(0, j), A(1, j), A(2, j)); }
 
+/// f[ltg[j]] -= (C_q^T lambda)[j] of one constraint; each sum runs over the equations in
+/// order, accumulated row by row (contiguous rows of Cq, no strided column walk).
+MBS_HD_INLINE void SubtractReactions(const ConstraintEval& e, const int* ltg, const Real* lambda, Real* f) {
+  if (e.nAE == 0) return;
+  Real s[kMaxConnectorCoords];
+  for (int j = 0; j < e.nLocal; ++j) s[j] = e.Cq[j] * lambda[0];
+  for (int r = 1; r < e.nAE; ++r) {
+    const Real* row = e.Cq + r * e.nLocal;
+    for (int j = 0; j < e.nLocal; ++j) s[j] += row[j] * lambda[r];
+  }
+  for (int j = 0; j < e.nLocal; ++j) f[ltg[j]] -= s[j];
+}
+
 /// Joint frames J0 = A0 rotationMarker0 and J1 = A1 rotationMarker1 of a 3D joint; index2 selects
 /// the velocity-level form of the equations, with the axis rates A_k (omegaLocal_k x R_k e_j) as
 /// Exudyn computes them.
@@ -307,11 +320,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, false, e);
     if (!e.active) continue;
-    for (int j = 0; j < e.nLocal; ++j) {
-      Real s = 0;
-      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
-      f[o.ltgODE2[j]] -= s;
-    }
+    detail::SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
   }
 }
 
@@ -335,11 +344,7 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
     if (!e.active) continue;
-    for (int j = 0; j < e.nLocal; ++j) {
-      Real s = 0;
-      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
-      f[o.ltgODE2[j]] -= s;
-    }
+    detail::SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
   }
 }
 

@@ -27,6 +27,7 @@ struct Kinematics {
 /// on are never read. Nodes with up to 3 coordinates (the common planar and point nodes)
 /// clear 3 columns instead of all; fixed loop bounds keep this a few plain stores.
 MBS_HD_INLINE void ClearJacobians(Kinematics& K) {
+  if (K.n == 0) return;
   if (K.n <= 3) {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
@@ -66,16 +67,18 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
                                   Kinematics& K) {
   const NodeRecord r = GetNodeRecord(L, node);
   const Real* ref = theta + L.node[node].theta;
-  K.A = Identity3();
-  K.omega = MakeVec3(0, 0, 0);
-  K.omegaLocal = MakeVec3(0, 0, 0);
-  K.vel = MakeVec3(0, 0, 0);
   K.n = r.nODE2;
   K.firstODE2 = r.ode2Begin;
   ClearJacobians(K);
   const Real* qn = q + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
   const Real* vn = v + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
-  switch (static_cast<NodeKind>(L.node[node].kind)) {
+  const NodeKind kind = static_cast<NodeKind>(L.node[node].kind);
+  if (kind != NodeKind::RigidBody2D && kind != NodeKind::RigidBodyEP && kind != NodeKind::RigidBodyRxyz) {
+    // nodes without orientation (rotating nodes set all of these themselves)
+    K.A = Identity3();
+    K.omega = K.omegaLocal = K.vel = MakeVec3(0, 0, 0);
+  }
+  switch (kind) {
     case NodeKind::Point:
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);

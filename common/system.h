@@ -372,11 +372,10 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
         (bk == ObjectKind::MassPoint || bk == ObjectKind::MassPoint2D || bk == ObjectKind::RigidBody2D ||
          bk == ObjectKind::RigidBody)) {
       // the force acts at the node's reference point: it enters the translational coordinates
-      const ObjectRecord o = GetObjectRecord(L, obj);
-      const int nTrans = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
-      n = o.nLocalODE2;
-      first = o.ltgODE2[0];
-      for (int j = 0; j < n; ++j) loc[j] = j < nTrans ? vec[j] : 0;
+      // only (the first 2 or 3 of the node; it does not depend on the coordinates)
+      n = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
+      first = GetObjectRecord(L, obj).ltgODE2[0];
+      for (int j = 0; j < n; ++j) loc[j] = vec[j];
       return;
     }
     BodyKinematics(L, theta, q, v, obj, com, k);
@@ -410,6 +409,7 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
   Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     if (k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
         k == ObjectKind::RotationalMass1D) {  // diagonal: mass (or inertia) on each coordinate
