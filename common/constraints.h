@@ -158,7 +158,7 @@ MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Rea
   e.velocity = index2;
   e.lambdaRows = 0;
   detail::ZeroCq(e);
-  for (int i = 0; i < e.nAE; ++i) e.C[i] = 0;
+  for (int i = 0; i < kMaxConstraintEquations; ++i) e.C[i] = 0;  // fixed count: stores, no memset call
   if (kind == ObjectKind::ConnectorCoordinate) {
     // p: offset, factorValue1, time-function parameters; extra: m0, m1, active, velocityLevel, tfType, tfLen
     const bool velocityLevel = o.extra[3] != 0;
@@ -329,8 +329,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 /// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
-  ConstraintEval e;
-  for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int i = 0; i < L.nNodes; ++i) {
     const NodeRecord nr = GetNodeRecord(L, i);
     if (nr.nAE == 0) continue;
@@ -351,8 +350,7 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
 /// Algebraic equations of all constraints into c[nAE] (lambda for inactive ones).
 MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              const Real* lambda, bool index2, Real* c) {
-  ConstraintEval e;
-  for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int i = 0; i < L.nNodes; ++i) {
     const NodeRecord nr = GetNodeRecord(L, i);
     if (nr.nAE == 0) continue;

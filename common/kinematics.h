@@ -62,6 +62,21 @@ MBS_HD_INLINE int RigidNodeRotation(const LayoutView& L, const Real* theta, cons
   return nRot;
 }
 
+/// Orientation part of a 3D rigid-body node's kinematics: A, omegaLocal = GL rot_t,
+/// omega = A omegaLocal (equal to G rot_t for unit Euler parameters) and Jrot = [0, G]. Out of
+/// line, so that NodeKinematics stays small for the planar and point nodes.
+MBS_HD_NOINLINE void RigidNodeRotationKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                                 int node, Kinematics& K) {
+  Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+  const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+  K.A = RotationMatrixRigid(nRot, rot);
+  const Mat3x4 G = GRigid(nRot, rot);
+  K.omegaLocal = AngularVelocityLocalRigid(nRot, rot, rot_t);
+  K.omega = K.A * K.omegaLocal;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
+}
+
 /// Kinematics of the node's reference point.
 MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
                                   Kinematics& K) {
@@ -102,22 +117,13 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       K.n = 0;
       break;
     case NodeKind::RigidBodyEP:
-    case NodeKind::RigidBodyRxyz: {
-      // position + rotation parameters; omegaLocal = GL rot_t, omega = A omegaLocal (equal to
-      // G rot_t for unit Euler parameters), Jpos = [I, 0], Jrot = [0, G]
-      Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
-      const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+    case NodeKind::RigidBodyRxyz:
+      // position + rotation parameters; Jpos = [I, 0]
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);
-      K.A = RotationMatrixRigid(nRot, rot);
-      const Mat3x4 G = GRigid(nRot, rot);
-      K.omegaLocal = AngularVelocityLocalRigid(nRot, rot, rot_t);
-      K.omega = K.A * K.omegaLocal;
       K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
+      RigidNodeRotationKinematics(L, theta, q, v, node, K);
       break;
-    }
     default:  // nodes without position (Node1D, generic nodes)
       K.pos = MakeVec3(0, 0, 0);
       break;

@@ -375,7 +375,9 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
       // only (the first 2 or 3 of the node; it does not depend on the coordinates)
       n = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
       first = GetObjectRecord(L, obj).ltgODE2[0];
-      for (int j = 0; j < n; ++j) loc[j] = vec[j];
+      loc[0] = vec[0];  // written out: a copy loop of 2 or 3 entries compiles to a memcpy call
+      loc[1] = vec[1];
+      if (n == 3) loc[2] = vec[2];
       return;
     }
     BodyKinematics(L, theta, q, v, obj, com, k);
