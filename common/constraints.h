@@ -305,6 +305,25 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
   for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
+/// The residual part of AddConstraintReactionsAndAE for a revolute 2D joint between planar
+/// markers (PlanarMarkerKinematics): its two equations into c and its reactions into f, with
+/// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
+/// without 3D kinematics and C_q. Returns false (nothing written) for other markers.
+MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                          const Real* lambda, bool index2, const ObjectRecord& o, Real* f, Real* c) {
+  PlanarPoint P0, P1;
+  if (!PlanarMarkerKinematics(L, theta, q, v, o.extra[0], P0) || !PlanarMarkerKinematics(L, theta, q, v, o.extra[1], P1))
+    return false;
+  const Real* lam = lambda + o.aeBegin;
+  const bool active = o.extra[2] != 0;
+  for (int r = 0; r < 2; ++r)
+    c[o.aeBegin + r] = !active ? lam[r] : index2 ? P1.vel[r] - P0.vel[r] : P1.pos[r] - P0.pos[r];
+  if (!active) return true;
+  for (int j = 0; j < P0.n; ++j) f[o.ltgODE2[j]] -= -P0.J[0][j] * lam[0] + -P0.J[1][j] * lam[1];
+  for (int j = 0; j < P1.n; ++j) f[o.ltgODE2[P0.n + j]] -= P1.J[0][j] * lam[0] + P1.J[1][j] * lam[1];
+  return true;
+}
+
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
@@ -338,8 +357,10 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
   for (int i = 0; i < L.nObjects; ++i) {
-    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+    const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
+    if (!IsConstraint(kind)) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
+    if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
     if (!e.active) continue;

@@ -261,6 +261,70 @@ MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, co
   }
 }
 
+/// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
+/// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
+/// equations and reactions use).
+struct PlanarPoint {
+  Real pos[2], vel[2];
+  Real J[2][3];  ///< d vel / d q_t, rows x and y
+  int n;         ///< number of node coordinates (0: ground)
+};
+
+/// PlanarPoint of a marker on the ground, on a planar body (ObjectRigidBody2D, ObjectMassPoint2D)
+/// or on a planar node, with the operations of MarkerKinematics (same values) but without
+/// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
+/// work; returns false for other markers (use MarkerKinematics).
+MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                          int marker, PlanarPoint& P) {
+  const MarkerRecord r = GetMarkerRecord(L, marker);
+  const MarkerKind mk = static_cast<MarkerKind>(L.marker[marker].kind);
+  const bool bodyMarker = mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid;
+  if (!bodyMarker && mk != MarkerKind::NodePosition && mk != MarkerKind::NodeRigid) return false;
+  int node = r.target;
+  Vec3 lp = MakeVec3(0, 0, 0);
+  bool rigidBody = false;  // body point of an ObjectRigidBody2D (rotates with the node)
+  if (bodyMarker) {
+    const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+    lp = LoadVec3(theta + L.marker[marker].theta);
+    if (ok == ObjectKind::Ground) {
+      const Real* p = theta + L.object[r.target].theta;
+      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * lp;
+      P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+      return true;
+    }
+    if (ok != ObjectKind::RigidBody2D && ok != ObjectKind::MassPoint2D) return false;
+    rigidBody = ok == ObjectKind::RigidBody2D;
+    node = GetObjectRecord(L, r.target).extra[0];
+  }
+  const NodeKind nk = static_cast<NodeKind>(L.node[node].kind);
+  const Real* ref = theta + L.node[node].theta;
+  if (nk == NodeKind::PointGround && !bodyMarker) {
+    P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+    return true;
+  }
+  if (nk != NodeKind::RigidBody2D && (nk != NodeKind::Point2D || rigidBody)) return false;
+  const NodeRecord nr = GetNodeRecord(L, node);
+  const Real* qn = q + nr.ode2Begin;
+  const Real* vn = v + nr.ode2Begin;
+  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, nr.nODE2};
+  if (bodyMarker && !rigidBody) {  // mass point: the local position is a fixed offset
+    P.pos[0] += lp[0];
+    P.pos[1] += lp[1];
+  } else if (rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
+    const Real phi = ref[2] + qn[2];
+    const Real c = cos(phi), s = sin(phi);
+    const Real rg0 = c * lp[0] + -s * lp[1], rg1 = s * lp[0] + c * lp[1];
+    const Real w = vn[2];
+    P.pos[0] += rg0;
+    P.pos[1] += rg1;
+    P.vel[0] -= w * rg1;
+    P.vel[1] += w * rg0;
+    P.J[0][2] = -rg1;
+    P.J[1][2] = rg0;
+  }
+  return true;
+}
+
 /// Value and velocity of a coordinate marker (0 for ground coordinates).
 MBS_HD_INLINE void MarkerCoordinate(const LayoutView& L, const Real* q, const Real* v, const Real* y, int marker,
                                     Real& value, Real& velocity) {
