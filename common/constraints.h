@@ -67,13 +67,27 @@ MBS_HD_INLINE void AddRowLocalPos(ConstraintEval& e, int r, const Kinematics& k0
   AddRowPos(e, r, k1, a, k0.n, 1);
   AddRowRot(e, r, k0, Cross(a, dp), 0, 1);
 }
-/// Row r for C = (p1 - p0)[axis] (global component).
+/// Row r for C = (p1 - p0)[axis] (global component): the axis row of each position Jacobian,
+/// copied instead of formed as a product with a unit vector (same values).
 MBS_HD_INLINE void AddRowGlobalPos(ConstraintEval& e, int r, const Kinematics& k0, const Kinematics& k1, int axis) {
-  const Vec3 w = MakeVec3(axis == 0, axis == 1, axis == 2);
-  AddRowPos(e, r, k0, w, 0, -1);
-  AddRowPos(e, r, k1, w, k0.n, 1);
+  Real* row = e.Cq + r * e.nLocal;
+  for (int j = 0; j < k0.n; ++j) row[j] -= k0.Jpos[axis][j];
+  for (int j = 0; j < k1.n; ++j) row[k0.n + j] += k1.Jpos[axis][j];
 }
 MBS_HD_INLINE Vec3 Column(const Mat3& A, int j) { return MakeVec3(A(0, j), A(1, j), A(2, j)); }
+
+/// f[ltg[j]] -= (C_q^T lambda)[j] of one constraint; each sum runs over the equations in
+/// order, accumulated row by row (contiguous rows of Cq, no strided column walk).
+MBS_HD_INLINE void SubtractReactions(const ConstraintEval& e, const int* ltg, const Real* lambda, Real* f) {
+  if (e.nAE == 0) return;
+  Real s[kMaxConnectorCoords];
+  for (int j = 0; j < e.nLocal; ++j) s[j] = e.Cq[j] * lambda[0];
+  for (int r = 1; r < e.nAE; ++r) {
+    const Real* row = e.Cq + r * e.nLocal;
+    for (int j = 0; j < e.nLocal; ++j) s[j] += row[j] * lambda[r];
+  }
+  for (int j = 0; j < e.nLocal; ++j) f[ltg[j]] -= s[j];
+}
 
 /// Joint frames J0 = A0 rotationMarker0 and J1 = A1 rotationMarker1 of a 3D joint; index2 selects
 /// the velocity-level form of the equations, with the axis rates A_k (omegaLocal_k x R_k e_j) as
@@ -144,7 +158,7 @@ MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Rea
   e.velocity = index2;
   e.lambdaRows = 0;
   detail::ZeroCq(e);
-  for (int i = 0; i < e.nAE; ++i) e.C[i] = 0;
+  for (int i = 0; i < kMaxConstraintEquations; ++i) e.C[i] = 0;  // fixed count: stores, no memset call
   if (kind == ObjectKind::ConnectorCoordinate) {
     // p: offset, factorValue1, time-function parameters; extra: m0, m1, active, velocityLevel, tfType, tfLen
     const bool velocityLevel = o.extra[3] != 0;
@@ -188,9 +202,7 @@ MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Rea
     case ObjectKind::JointRevolute2D: {
       for (int r = 0; r < 2; ++r) {
         e.C[r] = index2 ? dv[r] : dp[r];
-        const Vec3 w = MakeVec3(r == 0, r == 1, 0);
-        detail::AddRowPos(e, r, k0, w, 0, -1);
-        detail::AddRowPos(e, r, k1, w, off1, 1);
+        detail::AddRowGlobalPos(e, r, k0, k1, r);
       }
       break;
     }
@@ -293,6 +305,25 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
   for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
+/// The residual part of AddConstraintReactionsAndAE for a revolute 2D joint between planar
+/// markers (PlanarMarkerKinematics): its two equations into c and its reactions into f, with
+/// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
+/// without 3D kinematics and C_q. Returns false (nothing written) for other markers.
+MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                          const Real* lambda, bool index2, const ObjectRecord& o, Real* f, Real* c) {
+  PlanarPoint P0, P1;
+  if (!PlanarMarkerKinematics(L, theta, q, v, o.extra[0], P0) || !PlanarMarkerKinematics(L, theta, q, v, o.extra[1], P1))
+    return false;
+  const Real* lam = lambda + o.aeBegin;
+  const bool active = o.extra[2] != 0;
+  for (int r = 0; r < 2; ++r)
+    c[o.aeBegin + r] = !active ? lam[r] : index2 ? P1.vel[r] - P0.vel[r] : P1.pos[r] - P0.pos[r];
+  if (!active) return true;
+  for (int j = 0; j < P0.n; ++j) f[o.ltgODE2[j]] -= -P0.J[0][j] * lam[0] + -P0.J[1][j] * lam[1];
+  for (int j = 0; j < P1.n; ++j) f[o.ltgODE2[P0.n + j]] -= P1.J[0][j] * lam[0] + P1.J[1][j] * lam[1];
+  return true;
+}
+
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
@@ -308,11 +339,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, false, e);
     if (!e.active) continue;
-    for (int j = 0; j < e.nLocal; ++j) {
-      Real s = 0;
-      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
-      f[o.ltgODE2[j]] -= s;
-    }
+    detail::SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
   }
 }
 
@@ -321,8 +348,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 /// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
-  ConstraintEval e;
-  for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int i = 0; i < L.nNodes; ++i) {
     const NodeRecord nr = GetNodeRecord(L, i);
     if (nr.nAE == 0) continue;
@@ -331,24 +357,21 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
   for (int i = 0; i < L.nObjects; ++i) {
-    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+    const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
+    if (!IsConstraint(kind)) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
+    if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
     if (!e.active) continue;
-    for (int j = 0; j < e.nLocal; ++j) {
-      Real s = 0;
-      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
-      f[o.ltgODE2[j]] -= s;
-    }
+    detail::SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
   }
 }
 
 /// Algebraic equations of all constraints into c[nAE] (lambda for inactive ones).
 MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              const Real* lambda, bool index2, Real* c) {
-  ConstraintEval e;
-  for (int i = 0; i < L.nAE; ++i) c[i] = 0;
+  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int i = 0; i < L.nNodes; ++i) {
     const NodeRecord nr = GetNodeRecord(L, i);
     if (nr.nAE == 0) continue;

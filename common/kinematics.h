@@ -23,7 +23,16 @@ struct Kinematics {
   Real Jrot[3][kMaxNodeCoords];     ///< d omega / d q_t
 };
 
+/// Zeroes the Jacobian columns of the K.n node coordinates (set K.n first); columns from K.n
+/// on are never read. Nodes with up to 3 coordinates (the common planar and point nodes)
+/// clear 3 columns instead of all; fixed loop bounds keep this a few plain stores.
 MBS_HD_INLINE void ClearJacobians(Kinematics& K) {
+  if (K.n == 0) return;
+  if (K.n <= 3) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
+    return;
+  }
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < kMaxNodeCoords; ++j) K.Jpos[i][j] = K.Jrot[i][j] = 0;
 }
@@ -53,21 +62,38 @@ MBS_HD_INLINE int RigidNodeRotation(const LayoutView& L, const Real* theta, cons
   return nRot;
 }
 
+/// Orientation part of a 3D rigid-body node's kinematics: A, omegaLocal = GL rot_t,
+/// omega = A omegaLocal (equal to G rot_t for unit Euler parameters) and Jrot = [0, G]. Out of
+/// line, so that NodeKinematics stays small for the planar and point nodes.
+MBS_HD_NOINLINE void RigidNodeRotationKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                                 int node, Kinematics& K) {
+  Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+  const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+  K.A = RotationMatrixRigid(nRot, rot);
+  const Mat3x4 G = GRigid(nRot, rot);
+  K.omegaLocal = AngularVelocityLocalRigid(nRot, rot, rot_t);
+  K.omega = K.A * K.omegaLocal;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
+}
+
 /// Kinematics of the node's reference point.
 MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int node,
                                   Kinematics& K) {
   const NodeRecord r = GetNodeRecord(L, node);
   const Real* ref = theta + L.node[node].theta;
-  K.A = Identity3();
-  K.omega = MakeVec3(0, 0, 0);
-  K.omegaLocal = MakeVec3(0, 0, 0);
-  K.vel = MakeVec3(0, 0, 0);
   K.n = r.nODE2;
   K.firstODE2 = r.ode2Begin;
   ClearJacobians(K);
   const Real* qn = q + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
   const Real* vn = v + (r.ode2Begin >= 0 ? r.ode2Begin : 0);
-  switch (static_cast<NodeKind>(L.node[node].kind)) {
+  const NodeKind kind = static_cast<NodeKind>(L.node[node].kind);
+  if (kind != NodeKind::RigidBody2D && kind != NodeKind::RigidBodyEP && kind != NodeKind::RigidBodyRxyz) {
+    // nodes without orientation (rotating nodes set all of these themselves)
+    K.A = Identity3();
+    K.omega = K.omegaLocal = K.vel = MakeVec3(0, 0, 0);
+  }
+  switch (kind) {
     case NodeKind::Point:
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);
@@ -91,22 +117,13 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       K.n = 0;
       break;
     case NodeKind::RigidBodyEP:
-    case NodeKind::RigidBodyRxyz: {
-      // position + rotation parameters; omegaLocal = GL rot_t, omega = A omegaLocal (equal to
-      // G rot_t for unit Euler parameters), Jpos = [I, 0], Jrot = [0, G]
-      Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
-      const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, rot_t);
+    case NodeKind::RigidBodyRxyz:
+      // position + rotation parameters; Jpos = [I, 0]
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);
-      K.A = RotationMatrixRigid(nRot, rot);
-      const Mat3x4 G = GRigid(nRot, rot);
-      K.omegaLocal = AngularVelocityLocalRigid(nRot, rot, rot_t);
-      K.omega = K.A * K.omegaLocal;
       K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < nRot; ++j) K.Jrot[i][3 + j] = G.m[i][j];
+      RigidNodeRotationKinematics(L, theta, q, v, node, K);
       break;
-    }
     default:  // nodes without position (Node1D, generic nodes)
       K.pos = MakeVec3(0, 0, 0);
       break;
@@ -173,10 +190,13 @@ MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, cons
       return;
     }
     case ObjectKind::RigidBody2D: {
+      // planar rotation written out (K.A = RotZ, K.omega = [0, 0, w]): the products with the
+      // zero entries of the general forms A lp and omega x rg are left out, same values
       NodeKinematics(L, theta, q, v, o.extra[0], K);
-      const Vec3 rg = K.A * lp;
+      const Vec3 rg = MakeVec3(K.A(0, 0) * lp[0] + K.A(0, 1) * lp[1], K.A(1, 0) * lp[0] + K.A(1, 1) * lp[1], lp[2]);
+      const Real w = K.omega[2];
       K.pos = K.pos + rg;
-      K.vel = K.vel + Cross(K.omega, rg);
+      K.vel = MakeVec3(K.vel[0] - w * rg[1], K.vel[1] + w * rg[0], 0);
       K.Jpos[0][2] = -rg[1];
       K.Jpos[1][2] = rg[0];
       return;
@@ -239,6 +259,70 @@ MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, co
       NodeKinematics(L, theta, q, v, r.target, K);
       return;
   }
+}
+
+/// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
+/// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
+/// equations and reactions use).
+struct PlanarPoint {
+  Real pos[2], vel[2];
+  Real J[2][3];  ///< d vel / d q_t, rows x and y
+  int n;         ///< number of node coordinates (0: ground)
+};
+
+/// PlanarPoint of a marker on the ground, on a planar body (ObjectRigidBody2D, ObjectMassPoint2D)
+/// or on a planar node, with the operations of MarkerKinematics (same values) but without
+/// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
+/// work; returns false for other markers (use MarkerKinematics).
+MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                          int marker, PlanarPoint& P) {
+  const MarkerRecord r = GetMarkerRecord(L, marker);
+  const MarkerKind mk = static_cast<MarkerKind>(L.marker[marker].kind);
+  const bool bodyMarker = mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid;
+  if (!bodyMarker && mk != MarkerKind::NodePosition && mk != MarkerKind::NodeRigid) return false;
+  int node = r.target;
+  Vec3 lp = MakeVec3(0, 0, 0);
+  bool rigidBody = false;  // body point of an ObjectRigidBody2D (rotates with the node)
+  if (bodyMarker) {
+    const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+    lp = LoadVec3(theta + L.marker[marker].theta);
+    if (ok == ObjectKind::Ground) {
+      const Real* p = theta + L.object[r.target].theta;
+      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * lp;
+      P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+      return true;
+    }
+    if (ok != ObjectKind::RigidBody2D && ok != ObjectKind::MassPoint2D) return false;
+    rigidBody = ok == ObjectKind::RigidBody2D;
+    node = GetObjectRecord(L, r.target).extra[0];
+  }
+  const NodeKind nk = static_cast<NodeKind>(L.node[node].kind);
+  const Real* ref = theta + L.node[node].theta;
+  if (nk == NodeKind::PointGround && !bodyMarker) {
+    P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+    return true;
+  }
+  if (nk != NodeKind::RigidBody2D && (nk != NodeKind::Point2D || rigidBody)) return false;
+  const NodeRecord nr = GetNodeRecord(L, node);
+  const Real* qn = q + nr.ode2Begin;
+  const Real* vn = v + nr.ode2Begin;
+  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, nr.nODE2};
+  if (bodyMarker && !rigidBody) {  // mass point: the local position is a fixed offset
+    P.pos[0] += lp[0];
+    P.pos[1] += lp[1];
+  } else if (rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
+    const Real phi = ref[2] + qn[2];
+    const Real c = cos(phi), s = sin(phi);
+    const Real rg0 = c * lp[0] + -s * lp[1], rg1 = s * lp[0] + c * lp[1];
+    const Real w = vn[2];
+    P.pos[0] += rg0;
+    P.pos[1] += rg1;
+    P.vel[0] -= w * rg1;
+    P.vel[1] += w * rg0;
+    P.J[0][2] = -rg1;
+    P.J[1][2] = rg0;
+  }
+  return true;
 }
 
 /// Value and velocity of a coordinate marker (0 for ground coordinates).

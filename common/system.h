@@ -69,7 +69,6 @@ MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Re
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D) {
     const Real* p = theta + L.object[obj].theta;
-    if (p[2] == 0 && p[3] == 0) return;  // centre of mass at the node: no velocity terms
     const int node = o.extra[0];
     const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
     const Real w = v[o.ltgODE2[2]];
@@ -295,8 +294,14 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, cons
   else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
 }
 
-MBS_HD_INLINE bool HasLocalRHS(ObjectKind k) {
-  return k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k) ||
+/// True if object obj has a local right-hand side that is not always zero: a planar rigid body
+/// has velocity terms only with its centre of mass off the node (skipping it saves the call).
+MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
+  if (k == ObjectKind::RigidBody2D) {
+    const Real* p = theta + L.object[obj].theta;
+    return p[2] != 0 || p[3] != 0;
+  }
+  return k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k) ||
          k == ObjectKind::ConnectorCoordinateSpringDamper;
 }
 
@@ -372,11 +377,12 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
         (bk == ObjectKind::MassPoint || bk == ObjectKind::MassPoint2D || bk == ObjectKind::RigidBody2D ||
          bk == ObjectKind::RigidBody)) {
       // the force acts at the node's reference point: it enters the translational coordinates
-      const ObjectRecord o = GetObjectRecord(L, obj);
-      const int nTrans = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
-      n = o.nLocalODE2;
-      first = o.ltgODE2[0];
-      for (int j = 0; j < n; ++j) loc[j] = j < nTrans ? vec[j] : 0;
+      // only (the first 2 or 3 of the node; it does not depend on the coordinates)
+      n = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
+      first = GetObjectRecord(L, obj).ltgODE2[0];
+      loc[0] = vec[0];  // written out: a copy loop of 2 or 3 entries compiles to a memcpy call
+      loc[1] = vec[1];
+      if (n == 3) loc[2] = vec[2];
       return;
     }
     BodyKinematics(L, theta, q, v, obj, com, k);
@@ -418,6 +424,7 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
   Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     if (k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
         k == ObjectKind::RotationalMass1D) {  // diagonal: mass (or inertia) on each coordinate
@@ -464,7 +471,7 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
       const Real force = CoordinateSpringDamperForce(p, dq, dv);
       if (g0 >= 0) f[g0] += force;
       if (g1 >= 0) f[g1] -= force;
-    } else if (HasLocalRHS(k)) {
+    } else if (HasLocalRHS(L, theta, i, k)) {
       const ObjectRecord o = GetObjectRecord(L, i);
       ObjectLocalRHS(L, theta, q, v, i, fLoc);
       for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += fLoc[a];
@@ -568,11 +575,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       }
       continue;
     }
-    if (!HasLocalRHS(k) || n == 0) continue;
-    if (k == ObjectKind::RigidBody2D) {  // velocity terms vanish with the centre of mass at the node
-      const Real* p = theta + L.object[i].theta;
-      if (p[2] == 0 && p[3] == 0) continue;
-    }
+    if (!HasLocalRHS(L, theta, i, k) || n == 0) continue;
     ObjectLocalRHS(L, theta, q, v, i, f0);
     for (int pass = 0; pass < 2; ++pass) {
       const Real factor = pass == 0 ? factorQ : factorV;

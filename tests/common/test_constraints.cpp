@@ -1,0 +1,97 @@
+// Tests of the constraint assembly in common/constraints.h: the planar path of the revolute
+// 2D joint's residual gives the values of the general path (ConstraintLocal, C_q^T lambda).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/constraints.h"
+#include "common/creators.h"
+#include "common/model.h"
+
+namespace mbsweep {
+namespace {
+
+/// Reference for AddConstraintReactionsAndAE from ConstraintLocal: c = C (lambda for lambda
+/// rows), f[ltg[j]] -= sum over r of Cq[r][j] lambda[r].
+void ReferenceReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                             const Real* lambda, bool index2, Real* f, Real* c) {
+  ConstraintEval e;
+  for (int i = 0; i < L.nObjects; ++i) {
+    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+    const ObjectRecord o = GetObjectRecord(L, i);
+    ConstraintLocal(L, theta, t, q, v, i, index2, e);
+    for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
+    if (!e.active) continue;
+    for (int j = 0; j < e.nLocal; ++j) {
+      Real s = 0;
+      for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
+      f[o.ltgODE2[j]] -= s;
+    }
+  }
+}
+
+// Revolute 2D joints on every kind of planar marker: ground body point, rigid-body points
+// (MarkerBodyPosition, MarkerBodyRigid), a mass point with an offset, nodes of a rigid body, a
+// point node and a ground node, one joint inactive; position and velocity level.
+TEST(Constraints, PlanarRevoluteResidualEqualsGeneralPath) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m, {0.1, -0.2, 0});
+  const auto a = CreateRigidBody2D(m, "a", {0.5, 0}, 0.3, 1, 0.1);
+  const auto b = CreateRigidBody2D(m, "b", {1.2, 0.4}, -0.7, 2, 0.2);
+  NodePoint2D pn;
+  pn.referenceCoordinates = {1.5, -0.3};
+  ObjectMassPoint2D mp;
+  mp.physicsMass = 1;
+  mp.nodeNumber = m.AddNode(pn);
+  const ObjectIndex c = m.AddObject(mp);
+  const NodeIndex g = m.AddNode(NodePointGround{});
+  auto bodyPoint = [&](ObjectIndex body, Vector3D lp, bool rigid) {
+    if (rigid) {
+      MarkerBodyRigid mk;
+      mk.bodyNumber = body;
+      mk.localPosition = lp;
+      return m.AddMarker(mk);
+    }
+    MarkerBodyPosition mk;
+    mk.bodyNumber = body;
+    mk.localPosition = lp;
+    return m.AddMarker(mk);
+  };
+  auto nodePoint = [&](NodeIndex n) {
+    MarkerNodePosition mk;
+    mk.nodeNumber = n;
+    return m.AddMarker(mk);
+  };
+  auto revolute = [&](MarkerIndex m0, MarkerIndex m1, bool active) {
+    ObjectJointRevolute2D j;
+    j.markerNumbers = {m0, m1};
+    j.activeConnector = active;
+    m.AddObject(j);
+  };
+  revolute(bodyPoint(ground, {0.3, 0.1, 0}, false), bodyPoint(a.body, {-0.5, 0.2, 0}, false), true);
+  revolute(bodyPoint(a.body, {0.4, -0.1, 0}, true), bodyPoint(b.body, {-0.3, 0.25, 0}, false), true);
+  revolute(nodePoint(b.node), bodyPoint(c, {0.05, -0.02, 0}, false), true);
+  revolute(nodePoint(g), nodePoint(a.node), false);
+  revolute(nodePoint(mp.nodeNumber), bodyPoint(b.body, {0.2, 0.1, 0}, true), true);
+  const Layout layout = m.Compile();
+  const LayoutView L = layout.View();
+  const std::vector<Real> theta = m.Theta0();
+  std::vector<Real> q(static_cast<size_t>(L.nODE2)), v(q.size()), lambda(static_cast<size_t>(L.nAE));
+  for (size_t i = 0; i < q.size(); ++i) {
+    q[i] = 0.1 * std::sin(1.7 * static_cast<double>(i) + 0.3);
+    v[i] = 2.3 * std::cos(0.9 * static_cast<double>(i) + 1.1);
+  }
+  for (size_t i = 0; i < lambda.size(); ++i) lambda[i] = 10 * std::sin(2.1 * static_cast<double>(i) + 0.7);
+  for (bool index2 : {false, true}) {
+    std::vector<Real> f(q.size()), fRef(q.size()), cv(lambda.size()), cRef(lambda.size());
+    for (size_t i = 0; i < f.size(); ++i) f[i] = fRef[i] = 0.5 * static_cast<double>(i) - 1;
+    AddConstraintReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, f.data(), cv.data());
+    ReferenceReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, fRef.data(), cRef.data());
+    for (size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f[i], fRef[i]) << "f[" << i << "] index2 " << index2;
+    for (size_t i = 0; i < cv.size(); ++i) EXPECT_EQ(cv[i], cRef[i]) << "c[" << i << "] index2 " << index2;
+  }
+}
+
+}  // namespace
+}  // namespace mbsweep
