@@ -60,12 +60,14 @@ class DenseLA {
     for (int j = 0; j < n; ++j) {  // unit lower triangle, column j of L at a + j n
       const Real xj = x[j];
       const Real* c = a + Index(j, 0);
+      MBS_NO_OVERLAP
       for (int i = j + 1; i < n; ++i) x[i] -= c[i] * xj;
     }
     for (int j = n - 1; j >= 0; --j) {  // upper triangle, column j of U at a + j n
       const Real* c = a + Index(j, 0);
       const Real xj = x[j] / c[j];
       x[j] = xj;
+      MBS_NO_OVERLAP
       for (int i = 0; i < j; ++i) x[i] -= c[i] * xj;
     }
   }
