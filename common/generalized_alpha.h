@@ -370,6 +370,7 @@ class GeneralizedAlpha {
       for (int i = 0; i < n2_; ++i) {
         w_.q[i] = w_.qn[i] + h * w_.vn[i] + h * h * (0.5 - beta_) * w_.an[i];
         w_.v[i] = w_.vn[i] + h * (1 - gamma_) * w_.an[i];
+        w_.a[i] = 0;
       }
     } else {
       MBS_NO_OVERLAP
@@ -379,9 +380,9 @@ class GeneralizedAlpha {
         w_.aAlg[i] = (alphaF_ * w_.an[i] - alphaM_ * w_.aAlgN[i]) / (1 - alphaM_);
         w_.q[i] += bh2 * w_.aAlg[i];
         w_.v[i] += h * gamma_ * w_.aAlg[i];
+        w_.a[i] = 0;
       }
     }
-    for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
     for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
     for (int i = 0; i < n1_; ++i) {
       w_.y[i] = w_.yn[i] + 0.5 * h * w_.ytn[i];
