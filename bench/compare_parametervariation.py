@@ -5,7 +5,7 @@ spring stiffness, 1000 generalized-alpha steps (full Newton on both sides), obje
 max |x| sampled every 0.01 s. Prints systems per second of both and the ratio.
 
     bash bench/setup_bench.sh                       # once: Exudyn into bench/.venv
-    python3 bench/compare_parametervariation.py [--systems 512] [--build-dir build]
+    python3 bench/compare_parametervariation.py [--systems 512] [--repeat N] [--build-dir build]
 
 The mbsweep side is build/bench/bench_batch (cpu evaluator, all cores; cuda too when built
 and a device is present). Exudyn's side builds the model in every evaluation, as its
@@ -15,6 +15,7 @@ import argparse
 import multiprocessing
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -71,36 +72,55 @@ def oscillator_max_abs(parameters):
     return float(abs(data[:, 1]).max())
 
 
+def run_mbsweep(binary, systems):
+    """Systems per second of each evaluator bench_batch runs (cpu; cuda when available)."""
+    out = subprocess.run([binary, "--models", "oscillator", "--sizes", str(systems), "--budget", "1e9"],
+                         capture_output=True, text=True, check=True).stdout
+    rates, skipped = {}, []
+    for line in out.splitlines():
+        m = re.match(r"oscillator\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(\S+)\s+(\S+)", line)
+        if m:
+            rates[m.group(1)] = float(m.group(6))
+        elif "skipped" in line:
+            skipped.append(line.split(None, 1)[1])
+    return rates, skipped
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--systems", type=int, default=512)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of Exudyn then mbsweep; with more than one, the median ratio and its range "
+                         "are printed too (this machine's speed drifts between runs)")
     ap.add_argument("--build-dir", default=os.path.join(os.path.dirname(HERE), "build"))
     args = ap.parse_args()
     ensure_exudyn()
     import exudyn as exu
     from exudyn.processing import ParameterVariation
 
-    cores = multiprocessing.cpu_count()
-    t0 = time.perf_counter()
-    ParameterVariation(oscillator_max_abs, {"k": (2000.0, 8000.0, args.systems)}, useMultiProcessing=True,
-                       numberOfThreads=cores, showProgress=False)
-    exudyn_s = time.perf_counter() - t0
-    print("Exudyn %s ParameterVariation, %d processes: %d systems in %.3f s = %.1f systems/s"
-          % (exu.__version__, cores, args.systems, exudyn_s, args.systems / exudyn_s))
-
     binary = os.path.join(args.build_dir, "bench", "bench_batch")
     if not os.path.exists(binary):
         sys.exit("missing %s; build it: cmake --build %s --target bench_batch" % (binary, args.build_dir))
-    out = subprocess.run([binary, "--models", "oscillator", "--sizes", str(args.systems), "--budget", "1e9"],
-                         capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        m = re.match(r"oscillator\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(\S+)\s+(\S+)", line)
-        if m:
-            ev, seconds, sps = m.group(1), float(m.group(4)), float(m.group(6))
-            print("mbsweep %-4s evaluator: %d systems in %.3f s = %.1f systems/s  -> %.1fx Exudyn"
-                  % (ev, args.systems, seconds, sps, sps / (args.systems / exudyn_s)))
-        elif "skipped" in line:
-            print("mbsweep " + line.split(None, 1)[1])
+    cores = multiprocessing.cpu_count()
+    ratios = {}
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        ParameterVariation(oscillator_max_abs, {"k": (2000.0, 8000.0, args.systems)}, useMultiProcessing=True,
+                           numberOfThreads=cores, showProgress=False)
+        exudyn_sps = args.systems / (time.perf_counter() - t0)
+        print("Exudyn %s ParameterVariation, %d processes: %d systems, %.1f systems/s"
+              % (exu.__version__, cores, args.systems, exudyn_sps))
+        rates, skipped = run_mbsweep(binary, args.systems)
+        for ev, sps in rates.items():
+            ratios.setdefault(ev, []).append(sps / exudyn_sps)
+            print("mbsweep %-4s evaluator: %d systems, %.1f systems/s  -> %.1fx Exudyn"
+                  % (ev, args.systems, sps, sps / exudyn_sps))
+        for line in skipped:
+            print("mbsweep " + line)
+    if args.repeat > 1:
+        for ev, r in ratios.items():
+            print("mbsweep %-4s evaluator over %d rounds: median %.1fx Exudyn (%.1f-%.1fx)"
+                  % (ev, len(r), statistics.median(r), min(r), max(r)))
 
 
 if __name__ == "__main__":
