@@ -285,7 +285,7 @@ class ExplicitIntegrator {
     n2_ = L.nODE2;
     n1_ = L.nODE1;
     N_ = 2 * n2_ + n1_;
-    constantMass_ = L.constantMassMatrix && P.reuseConstantMassMatrix;
+    constantMass_ = P.reuseConstantMassMatrix && MassMatrixIsConstant(L, theta);
   }
 
   /// Runs the integration. Step-size control of ODE23/DOPRI5 (with automaticStepSize) is

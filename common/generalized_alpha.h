@@ -110,24 +110,14 @@ MBS_HD_INLINE Real NormSq(const Real* x, int n) {
 }
 }  // namespace detail
 
-/// True if the mass matrix of system (L, theta) does not depend on q: no 3D rigid body and
-/// every planar rigid body with its centre of mass at the node.
-MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
-  for (int i = 0; i < L.nObjects; ++i) {
-    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
-    if (k == ObjectKind::RigidBody) return false;
-    if (k == ObjectKind::RigidBody2D && (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0))
-      return false;
-  }
-  return true;
-}
-
-/// True if the iteration matrix of system (L, theta) depends on the step size only: a
-/// constant mass matrix, right-hand-side Jacobians that are analytic constants (coordinate
-/// spring-dampers, generic ODE2/ODE1 objects; loads are not differentiated) and constraint
-/// Jacobians that are constants (coordinate constraints). Such a matrix is factorized once per
-/// step size, which changes no result: a recomputed one would be the same bit for bit.
-MBS_HD_INLINE bool IterationMatrixIsConstant(const LayoutView& L, const Real* theta) {
+/// True if, with a constant mass matrix (MassMatrixIsConstant), the iteration matrix of
+/// layout L depends on the step size only: right-hand-side Jacobians that are analytic
+/// constants (coordinate spring-dampers, generic ODE2/ODE1 objects; planar rigid bodies, whose
+/// velocity terms vanish with a constant mass matrix; loads are not differentiated) and
+/// constraint Jacobians that are constants (coordinate constraints). Such a matrix is
+/// factorized once per step size, which changes no result: a recomputed one would be the same
+/// bit for bit.
+MBS_HD_INLINE bool IterationJacobiansAreConstant(const LayoutView& L) {
   for (int i = 0; i < L.nNodes; ++i)
     if (GetNodeRecord(L, i).nAE) return false;
   for (int i = 0; i < L.nObjects; ++i) {
@@ -137,15 +127,15 @@ MBS_HD_INLINE bool IterationMatrixIsConstant(const LayoutView& L, const Real* th
       case ObjectKind::MassPoint2D:
       case ObjectKind::Mass1D:
       case ObjectKind::RotationalMass1D:
+      case ObjectKind::RigidBody2D:
       case ObjectKind::GenericODE2:
       case ObjectKind::GenericODE1:
       case ObjectKind::ConnectorCoordinateSpringDamper:
-      case ObjectKind::ConnectorCoordinate:
-      case ObjectKind::RigidBody2D: break;  // see MassMatrixIsConstant
+      case ObjectKind::ConnectorCoordinate: break;
       default: return false;
     }
   }
-  return MassMatrixIsConstant(L, theta);
+  return true;
 }
 
 /// Generalized-alpha integrator of one system. `w` must hold the initial state in q, v, y
@@ -172,7 +162,8 @@ class GeneralizedAlpha {
       gamma_ = 0.5 + alphaF_ - alphaM_;
       beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
     }
-    constantMatrix_ = IterationMatrixIsConstant(L, theta);
+    constantMass_ = MassMatrixIsConstant(L, theta);
+    constantMatrix_ = constantMass_ && IterationJacobiansAreConstant(L);
   }
 
   MBS_HD SolveInfo Run() {
@@ -185,7 +176,7 @@ class GeneralizedAlpha {
     if (P_.computeInitialAccelerations && !InitialAccelerations(t, info)) info.singularInitialAccelerations = 1;
     for (int i = 0; i < n2_; ++i) w_.aAlg[i] = w_.a[i];
     diagonalMass_ = false;
-    if (MassMatrixIsConstant(L_, theta_)) {
+    if (constantMass_) {
       for (int i = 0; i < n2_; ++i) w_.massDiagonal[i] = 0;
       detail::DiagonalSink sd{w_.massDiagonal, true};
       ComputeMassMatrix(L_, theta_, w_.q, sd);
@@ -472,8 +463,9 @@ class GeneralizedAlpha {
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
   bool haveJacobian_ = false;
   Real lastH_ = -1;
+  bool constantMass_ = false;    ///< MassMatrixIsConstant
   bool diagonalMass_ = false;    ///< w_.massDiagonal holds the constant diagonal mass matrix
-  bool constantMatrix_ = false;  ///< IterationMatrixIsConstant: reuse the factorization for the same h
+  bool constantMatrix_ = false;  ///< iteration matrix depends on h only: reuse the factorization for the same h
   Real factorH_ = 0;             ///< step size of the factorization la_ holds (0: none)
 };
 

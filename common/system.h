@@ -340,31 +340,15 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
   return 3;
 }
 
-/// Global ODE2 index a LoadCoordinate acts on, or -1 (a marker on a ground node).
-MBS_HD_INLINE int CoordinateLoadIndex(const LayoutView& L, const LoadRecord& r) {
-  const MarkerRecord m = GetMarkerRecord(L, r.marker);
-  if (m.nCoords == 0) return -1;
-  const NodeRecord nr = GetNodeRecord(L, m.node);
-  return nr.nODE2 == 0 ? -1 : nr.ode2Begin + m.coordinate;
-}
-
-/// Generalized forces of one load on the coordinates of its marker's node: writes
-/// loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no contribution).
+/// Generalized forces of one force, torque or mass-proportional load on the coordinates of
+/// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
+/// contribution). A LoadCoordinate is added by AddLoad directly and has no Jacobian.
 MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              Real loadFactor, int load, Real* loc, int& first, int& n) {
   const LoadRecord r = GetLoadRecord(L, load);
   const Real* p;
   const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
   const LoadKind kind = static_cast<LoadKind>(L.load[load].kind);
-  n = 0;
-  first = -1;
-  if (kind == LoadKind::Coordinate) {
-    first = CoordinateLoadIndex(L, r);
-    if (first < 0) return;
-    n = 1;
-    loc[0] = s * p[0];
-    return;
-  }
   Kinematics k;
   Vec3 vec = s * LoadVec3(p);
   if (kind == LoadKind::MassProportional) {
@@ -400,12 +384,14 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
 /// Adds the generalized forces of one load into the global RHS f.
 MBS_HD_INLINE void AddLoad(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v, Real loadFactor,
                            int load, Real* f) {
-  if (static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate) {  // the common scalar load, inline
-    const int g = CoordinateLoadIndex(L, GetLoadRecord(L, load));
-    if (g < 0) return;
+  if (static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate) {  // one scalar on one coordinate
+    const MarkerRecord m = GetMarkerRecord(L, GetLoadRecord(L, load).marker);
+    if (m.nCoords == 0) return;  // a marker on a ground node
+    const NodeRecord nr = GetNodeRecord(L, m.node);
+    if (nr.nODE2 == 0) return;
     const Real* p;
     const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
-    f[g] += s * p[0];
+    f[nr.ode2Begin + m.coordinate] += s * p[0];
     return;
   }
   Real loc[kMaxNodeCoords];
@@ -451,6 +437,20 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
           if (Mg[a * n + b] != 0) M.add(o.ltgODE2[a], o.ltgODE2[b], Mg[a * n + b]);
     }
   }
+}
+
+/// True if the mass matrix of system (L, theta) does not depend on q: the layout says so, or
+/// its only candidates, planar rigid bodies, all have their centre of mass at the node (a
+/// theta parameter, hence per system).
+MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
+  if (L.constantMassMatrix) return true;
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    if (k == ObjectKind::RigidBody) return false;
+    if (k == ObjectKind::RigidBody2D && (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0))
+      return false;
+  }
+  return true;
 }
 
 /// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.

@@ -376,16 +376,6 @@ const char* CategoryName(Category c) {
   }
   return "?";
 }
-const char* CategoryPlural(Category c) {
-  switch (c) {
-    case Category::Node: return "nodes";
-    case Category::Object: return "objects";
-    case Category::Marker: return "markers";
-    case Category::Load: return "loads";
-    case Category::Sensor: return "sensors";
-  }
-  return "?";
-}
 /// "a node", "an object", ...
 std::string WithArticle(Category c) { return std::string(c == Category::Object ? "an " : "a ") + CategoryName(c); }
 template <class Tag> constexpr Category CategoryOf();
@@ -730,7 +720,7 @@ template <class T> void ModelBuilder::BuildItem(Category c, const YAML::Node& ty
     if (names[k] == name)
       r_.Fail(fields.Find("name") ? fields.Find("name")->value : typeKey,
               type + ": name '" + name + "' is already used by " + CategoryName(c) + " " + std::to_string(k) +
-                  " (names must be unique among the " + CategoryPlural(c) + ")");
+                  " (names must be unique among the " + CategoryName(c) + "s)");
   const std::string label = type + " '" + name + "'";
   FieldReader reader(*this, fields, label, name + ".");
   item.Fields(reader);
