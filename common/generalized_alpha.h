@@ -307,24 +307,29 @@ class GeneralizedAlpha {
     ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
     ++info.rhsEvaluations;
     if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
+    // the ODE2 rows M a - f, summed into the norm and scaled in the same pass
+    const Real s = beta_ * h * h;
+    Real sq = 0;
     if (diagonalMass_) {
       MBS_NO_OVERLAP
-      for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i] + w_.massDiagonal[i] * w_.a[i];
+      for (int i = 0; i < n2_; ++i) {
+        const Real ri = -w_.f2[i] + w_.massDiagonal[i] * w_.a[i];
+        sq += ri * ri;
+        r[i] = ri * s;
+      }
     } else {
       for (int i = 0; i < n2_; ++i) r[i] = -w_.f2[i];
       detail::MultiplySink ms{w_.a, r};
       ComputeMassMatrix(L_, theta_, w_.q, ms);
+      MBS_NO_OVERLAP
+      for (int i = 0; i < n2_; ++i) {
+        sq += r[i] * r[i];
+        r[i] *= s;
+      }
     }
     if (n1_ > 0) {
       ComputeODE1RHS(L_, theta_, t, w_.y, r + n2_);
       for (int i = 0; i < n1_; ++i) r[n2_ + i] -= w_.yt[i];
-    }
-    const Real s = beta_ * h * h;
-    Real sq = 0;
-    MBS_NO_OVERLAP
-    for (int i = 0; i < n2_; ++i) {
-      sq += r[i] * r[i];
-      r[i] *= s;
     }
     for (int i = n2_; i < N_; ++i) sq += r[i] * r[i];
     return sqrt(sq);

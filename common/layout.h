@@ -44,6 +44,8 @@ struct LayoutView {
   const int* ints = nullptr;        ///< integer records of all items
   int constantMassMatrix = 1;       ///< 1 if the mass matrix does not depend on q
   int maxLocalODE2 = 0;             ///< largest number of ODE2 coordinates of one object
+  int forceList = 0;                ///< offset in ints of the ODE2 force list (layout_records.h)
+  int nForces = 0;                  ///< entries in the ODE2 force list
 };
 
 /// Owning, host-side compiled layout.
@@ -53,6 +55,7 @@ struct Layout {
   std::vector<int> ints;
   bool constantMassMatrix = true;
   int maxLocalODE2 = 0;
+  int forceList = 0, nForces = 0;  ///< see LayoutView
   /// Human-readable path of each theta slot, e.g. "spring.stiffness" or
   /// "n0.initialVelocities[0]"; same length as a theta row.
   std::vector<std::string> thetaPaths;

@@ -18,6 +18,9 @@
 ///   theta:        value (1 or 3), then the time function's parameters
 /// Sensor record:  [target, outputVariableType]
 ///   theta:        SensorBody: localPosition[3]; others none
+/// ODE2 force list: [kind, item, a, b] per entry (ForceEntry), at LayoutView::forceList: the
+///                 objects and loads that may add to the ODE2 right-hand side, in item order
+///                 (objects, then loads), with indices resolved when the model is compiled
 #pragma once
 
 #include "common/layout.h"
@@ -73,6 +76,16 @@ MBS_HD_INLINE SensorRecord GetSensorRecord(const LayoutView& L, int i) {
   const int* r = L.ints + L.sensor[i].ints;
   return SensorRecord{r[0], r[1]};
 }
+
+/// Kind of an ODE2 force-list entry [kind, item, a, b]; item is an object or load index.
+enum class ForceEntry : int {
+  CoordinateSpringDamper = 0,  ///< active coordinate spring-damper; a, b: global ODE2 index of each side (-1: ground)
+  LocalObject = 1,             ///< body or connector with a local right-hand side
+  GenericODE2 = 2,             ///< ObjectGenericODE2 (its K, D, F)
+  CoordinateLoad = 3,          ///< LoadCoordinate on a node coordinate; a: its global ODE2 index
+  Load = 4,                    ///< force, torque or mass-proportional load
+};
+constexpr int kForceEntryInts = 4;
 
 /// Largest number of coordinates of a node with position/orientation (rigid EP node).
 constexpr int kMaxNodeCoords = 7;

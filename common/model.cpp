@@ -5,7 +5,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "common/layout_records.h"
+#include "common/system.h"
 
 namespace mbsweep {
 
@@ -946,6 +946,11 @@ Layout Model::Compile() const {
         sensors_[i]);
     AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths, &L.thetaRules);
   }
+
+  const std::vector<int> forces = BuildForceList(L.View());
+  L.forceList = static_cast<int>(ints.size());
+  L.nForces = static_cast<int>(forces.size()) / kForceEntryInts;
+  ints.insert(ints.end(), forces.begin(), forces.end());
   return L;
 }
 
@@ -979,6 +984,8 @@ LayoutView Layout::View() const {
   v.ints = ints.data();
   v.constantMassMatrix = constantMassMatrix ? 1 : 0;
   v.maxLocalODE2 = maxLocalODE2;
+  v.forceList = forceList;
+  v.nForces = nForces;
   return v;
 }
 

@@ -10,6 +10,8 @@
 /// Sinks are any type with `add(int row, int col, Real value)`.
 #pragma once
 
+#include <vector>
+
 #include "common/kinematics.h"
 #include "common/time_function.h"
 
@@ -342,7 +344,7 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
 
 /// Generalized forces of one force, torque or mass-proportional load on the coordinates of
 /// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
-/// contribution). A LoadCoordinate is added by AddLoad directly and has no Jacobian.
+/// contribution). A LoadCoordinate is added by ComputeODE2RHS directly and has no Jacobian.
 MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              Real loadFactor, int load, Real* loc, int& first, int& n) {
   const LoadRecord r = GetLoadRecord(L, load);
@@ -364,9 +366,7 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
       // only (the first 2 or 3 of the node; it does not depend on the coordinates)
       n = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
       first = GetObjectRecord(L, obj).ltgODE2[0];
-      loc[0] = vec[0];  // written out: a copy loop of 2 or 3 entries compiles to a memcpy call
-      loc[1] = vec[1];
-      if (n == 3) loc[2] = vec[2];
+      for (int j = 0; j < n; ++j) loc[j] = vec[j];
       return;
     }
     BodyKinematics(L, theta, q, v, obj, com, k);
@@ -379,25 +379,6 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
   else AddPositionForce(k, vec, loc, 0);
   n = k.n;
   first = k.firstODE2;
-}
-
-/// Adds the generalized forces of one load into the global RHS f.
-MBS_HD_INLINE void AddLoad(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v, Real loadFactor,
-                           int load, Real* f) {
-  if (static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate) {  // one scalar on one coordinate
-    const MarkerRecord m = GetMarkerRecord(L, GetLoadRecord(L, load).marker);
-    if (m.nCoords == 0) return;  // a marker on a ground node
-    const NodeRecord nr = GetNodeRecord(L, m.node);
-    if (nr.nODE2 == 0) return;
-    const Real* p;
-    const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
-    f[nr.ode2Begin + m.coordinate] += s * p[0];
-    return;
-  }
-  Real loc[kMaxNodeCoords];
-  int first, n;
-  LoadLocal(L, theta, t, q, v, loadFactor, load, loc, first, n);
-  for (int j = 0; j < n; ++j) f[first + j] += loc[j];
 }
 
 // ------------------------------------------------------------------------------------------
@@ -453,49 +434,103 @@ MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) 
   return true;
 }
 
+/// The ODE2 force list of a layout (see layout_records.h): the entries ComputeODE2RHS walks,
+/// without the items that never add to the right-hand side (mass points, constraints,
+/// inactive coordinate spring-dampers, coordinate loads on ground), and with the coordinate
+/// indices of coordinate spring-dampers and coordinate loads resolved. Host only; called
+/// when a model is compiled.
+inline std::vector<int> BuildForceList(const LayoutView& L) {
+  std::vector<int> e;
+  for (int i = 0; i < L.nObjects; ++i) {
+    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
+    const ObjectRecord o = GetObjectRecord(L, i);
+    if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
+      if (!o.extra[2]) continue;
+      const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
+      e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
+                         n1 ? o.ltgODE2[n0] : -1});
+    } else if (k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) ||
+               IsRigidConnector(k)) {
+      e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, 0, 0});
+    } else if (k == ObjectKind::GenericODE2) {
+      e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
+    }
+  }
+  for (int i = 0; i < L.nLoads; ++i) {
+    if (static_cast<LoadKind>(L.load[i].kind) != LoadKind::Coordinate) {
+      e.insert(e.end(), {static_cast<int>(ForceEntry::Load), i, 0, 0});
+      continue;
+    }
+    const MarkerRecord m = GetMarkerRecord(L, GetLoadRecord(L, i).marker);
+    if (m.nCoords == 0) continue;  // a marker on a ground node
+    const NodeRecord nr = GetNodeRecord(L, m.node);
+    if (nr.nODE2 == 0) continue;
+    e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateLoad), i, nr.ode2Begin + m.coordinate, 0});
+  }
+  return e;
+}
+
 /// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.
+/// Walks the layout's force list: objects in item order, then loads.
 MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                   Real loadFactor, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
-  Real fLoc[kMaxConnectorCoords];
-  for (int i = 0; i < L.nObjects; ++i) {
-    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
-    if (k == ObjectKind::ConnectorCoordinateSpringDamper) {  // applied directly to the two coordinates
-      const ObjectRecord o = GetObjectRecord(L, i);
-      if (!o.extra[2]) continue;
-      const Real* p = theta + L.object[i].theta;  // stiffness, damping, offset
-      const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
-      const int g0 = n0 ? o.ltgODE2[0] : -1, g1 = n1 ? o.ltgODE2[n0] : -1;
-      const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
-      const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
-      const Real force = CoordinateSpringDamperForce(p, dq, dv);
-      if (g0 >= 0) f[g0] += force;
-      if (g1 >= 0) f[g1] -= force;
-    } else if (HasLocalRHS(L, theta, i, k)) {
-      const ObjectRecord o = GetObjectRecord(L, i);
-      ObjectLocalRHS(L, theta, q, v, i, fLoc);
-      for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += fLoc[a];
-    } else if (k == ObjectKind::GenericODE2) {
-      const ObjectRecord o = GetObjectRecord(L, i);
-      const int n = o.nLocalODE2;
-      const Real* p = theta + L.object[i].theta;
-      if (o.extra[0]) p += n * n;
-      const Real* K = o.extra[1] ? p : nullptr;
-      if (o.extra[1]) p += n * n;
-      const Real* D = o.extra[2] ? p : nullptr;
-      if (o.extra[2]) p += n * n;
-      const Real* F = o.extra[3] ? p : nullptr;
-      for (int a = 0; a < n; ++a) {
-        Real s = F ? F[a] : 0;
-        for (int b = 0; b < n; ++b) {
-          if (K) s -= K[a * n + b] * q[o.ltgODE2[b]];
-          if (D) s -= D[a * n + b] * v[o.ltgODE2[b]];
+  Real loc[kMaxConnectorCoords];
+  const int* e = L.ints + L.forceList;
+  for (int j = 0; j < L.nForces; ++j, e += kForceEntryInts) {
+    const int i = e[1];
+    switch (static_cast<ForceEntry>(e[0])) {
+      case ForceEntry::CoordinateSpringDamper: {  // applied directly to the two coordinates
+        const Real* p = theta + L.object[i].theta;  // stiffness, damping, offset
+        const int g0 = e[2], g1 = e[3];
+        const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
+        const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
+        const Real force = CoordinateSpringDamperForce(p, dq, dv);
+        if (g0 >= 0) f[g0] += force;
+        if (g1 >= 0) f[g1] -= force;
+        break;
+      }
+      case ForceEntry::LocalObject: {
+        if (!HasLocalRHS(L, theta, i, static_cast<ObjectKind>(L.object[i].kind))) break;
+        const ObjectRecord o = GetObjectRecord(L, i);
+        ObjectLocalRHS(L, theta, q, v, i, loc);
+        for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += loc[a];
+        break;
+      }
+      case ForceEntry::GenericODE2: {
+        const ObjectRecord o = GetObjectRecord(L, i);
+        const int n = o.nLocalODE2;
+        const Real* p = theta + L.object[i].theta;
+        if (o.extra[0]) p += n * n;
+        const Real* K = o.extra[1] ? p : nullptr;
+        if (o.extra[1]) p += n * n;
+        const Real* D = o.extra[2] ? p : nullptr;
+        if (o.extra[2]) p += n * n;
+        const Real* F = o.extra[3] ? p : nullptr;
+        for (int a = 0; a < n; ++a) {
+          Real s = F ? F[a] : 0;
+          for (int b = 0; b < n; ++b) {
+            if (K) s -= K[a * n + b] * q[o.ltgODE2[b]];
+            if (D) s -= D[a * n + b] * v[o.ltgODE2[b]];
+          }
+          f[o.ltgODE2[a]] += s;
         }
-        f[o.ltgODE2[a]] += s;
+        break;
+      }
+      case ForceEntry::CoordinateLoad: {  // one scalar on one coordinate
+        const Real* p;
+        const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
+        f[e[2]] += s * p[0];
+        break;
+      }
+      case ForceEntry::Load: {
+        int first, n;
+        LoadLocal(L, theta, t, q, v, loadFactor, i, loc, first, n);
+        for (int a = 0; a < n; ++a) f[first + a] += loc[a];
+        break;
       }
     }
   }
-  for (int i = 0; i < L.nLoads; ++i) AddLoad(L, theta, t, q, v, loadFactor, i, f);
 }
 
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).
