@@ -17,6 +17,28 @@
 #define MBS_HD_NOINLINE inline
 #endif
 
+/// Rarely taken paths of the integrators (the start of a run, rejected steps, Newton
+/// restarts): out of line on the host and the device, so that the hot Newton loop around
+/// them stays small where the integrator is inlined into its caller.
+#if defined(__CUDACC__)
+#define MBS_HD_COLD __host__ __device__ __noinline__
+#elif defined(__GNUC__)
+#define MBS_HD_COLD __attribute__((noinline, cold))
+#else
+#define MBS_HD_COLD
+#endif
+
+/// Host/device function kept out of line in host builds only: an integrator's Run(), so that
+/// the host compiler does not spend its inlining budget on the one call per system (the
+/// kernels inline it as before).
+#if defined(__CUDACC__)
+#define MBS_HD_HOST_NOINLINE __host__ __device__
+#elif defined(__GNUC__)
+#define MBS_HD_HOST_NOINLINE __attribute__((noinline))
+#else
+#define MBS_HD_HOST_NOINLINE
+#endif
+
 /// Marks a loop over distinct workspace arrays (state, residual, increments) as free of
 /// overlap, so that the host compiler drops its run-time overlap checks: for the few
 /// coordinates of a typical study model they cost more than the loop itself.
