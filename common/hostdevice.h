@@ -9,8 +9,9 @@
 #define MBS_HD_INLINE __host__ __device__ __forceinline__
 /// Large physics functions: kept out of line in device code, so that each kernel
 /// instantiation calls one copy instead of inlining it at every call site (this bounds the
-/// device compile time; the calls are cheap compared to the functions' work).
-#define MBS_HD_NOINLINE __host__ __device__ __noinline__
+/// device compile time; the calls are cheap compared to the functions' work). `inline` keeps
+/// the header definitions legal in more than one .cu translation unit.
+#define MBS_HD_NOINLINE __host__ __device__ __noinline__ inline
 #else
 #define MBS_HD
 #define MBS_HD_INLINE inline
