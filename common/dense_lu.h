@@ -88,14 +88,14 @@ MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
 /// for a singular or non-finite matrix. Used by FixedLU and by the host side of the lockstep
 /// batch (common/lockstep.h), so both factorize with the same arithmetic.
 template <class Scalar>
-MBS_HD_INLINE bool FactorizeDense(Scalar* a, int* piv, int n, bool& diagonal) {
+MBS_HD_FORCEINLINE bool FactorizeDense(Scalar* a, int* piv, int n, bool& diagonal) {
   const int d = InvertIfDiagonal(a, n);
   diagonal = d != 0;
   return diagonal ? d > 0 : LUFactorize(a, piv, n);
 }
 /// Solves with a factorization from FactorizeDense (x may alias b).
 template <class Scalar>
-MBS_HD_INLINE void SolveDense(const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
+MBS_HD_FORCEINLINE void SolveDense(const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
   if (!diagonal) return LUSolve(a, piv, n, b, x);
   for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
 }

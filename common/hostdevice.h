@@ -18,6 +18,16 @@
 #define MBS_HD_NOINLINE inline
 #endif
 
+/// Thin wrappers that must not add a call level for the host compiler's inliner (its budget
+/// decides whether the item physics around the integrator is inlined): always inlined.
+#if defined(__CUDACC__)
+#define MBS_HD_FORCEINLINE __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#define MBS_HD_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define MBS_HD_FORCEINLINE inline
+#endif
+
 /// Rarely taken paths of the integrators (the start of a run, rejected steps, Newton
 /// restarts): out of line on the host and the device, so that the hot Newton loop around
 /// them stays small where the integrator is inlined into its caller.
