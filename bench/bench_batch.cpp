@@ -1,10 +1,11 @@
 // Batch throughput: system-steps per second and systems per second versus batch size for
-// each evaluator (cpu; cuda when built and a device is present), for the 1-DOF oscillator
+// each evaluator (cpu; cuda and the cuBLAS baseline cuda-cublas when built and a device is
+// present; cuda-cublas runs generalized-alpha models only), for the 1-DOF oscillator
 // (generalized-alpha, and RK44 as oscillator-rk44), the 2D slider-crank (index 2) and the 3D
 // Euler-parameter pendulum chain (generalized-alpha), plus device memory per system. Prints a table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
-//               [--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]
+//               [--evaluators cpu,cuda,cuda-cublas] [--budget SECONDS] [--threads N] [--json FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "bench/models.h"
+#include "common/explicit_rk.h"
 #include "studies/evaluators.h"
 #ifdef MBSWEEP_HAVE_CUDA
 #include "cuda/evaluator_cuda.h"
@@ -124,7 +126,7 @@ BatchProblem MakeProblem(const Case& c, int n) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
-  std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda"};
+  std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda", "cuda-cublas"};
   double budget = 20;
   int threads = 0;
   std::string json;
@@ -144,20 +146,24 @@ int main(int argc, char** argv) {
     else if (a == "--json") json = next();
     else {
       std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
-                           "[--evaluators cpu,cuda] [--budget SECONDS] [--threads N] [--json FILE]\n");
+                           "[--evaluators cpu,cuda,cuda-cublas] [--budget SECONDS] [--threads N] [--json FILE]\n");
       return 2;
     }
   }
   std::ofstream out;
   if (!json.empty()) out.open(json);
-  std::printf("%-15s %-5s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
+  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
               "sys-steps/s", "systems/s", "ok", "dev B/sys");
   for (const auto& name : models) {
     const Case c = MakeCase(name);
     for (const auto& ev : evaluators) {
       std::string why;
-      if (ev == "cuda" && !CudaAvailable(&why)) {
-        std::printf("%-15s %-5s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
+      if ((ev == "cuda" || ev == "cuda-cublas") && !CudaAvailable(&why)) {
+        std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
+        continue;
+      }
+      if (ev == "cuda-cublas" && IsExplicitSolverType(c.solver)) {
+        std::printf("%-15s %-11s skipped: the cuBLAS baseline runs generalized-alpha only\n", name.c_str(), ev.c_str());
         continue;
       }
       EvaluatorOptions eo;
@@ -166,7 +172,7 @@ int main(int argc, char** argv) {
       double lastPerSystem = 0;
       for (int n : sizes) {
         if (lastPerSystem > 0 && lastPerSystem * n > budget) {
-          std::printf("%-15s %-5s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
+          std::printf("%-15s %-11s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
                       lastPerSystem * n, budget);
           continue;
         }
@@ -178,9 +184,10 @@ int main(int argc, char** argv) {
         size_t devBytes = 0;
 #ifdef MBSWEEP_HAVE_CUDA
         if (ev == "cuda") devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
+        if (ev == "cuda-cublas") devBytes = CublasBytesPerSystem(p);
 #endif
         lastPerSystem = r.seconds / n;
-        std::printf("%-15s %-5s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
+        std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
                     p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
                     devBytes);
         std::fflush(stdout);

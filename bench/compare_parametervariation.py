@@ -73,12 +73,12 @@ def oscillator_max_abs(parameters):
 
 
 def run_mbsweep(binary, systems):
-    """Systems per second of each evaluator bench_batch runs (cpu; cuda when available)."""
+    """Systems per second of each evaluator bench_batch runs (cpu; cuda and cuda-cublas when available)."""
     out = subprocess.run([binary, "--models", "oscillator", "--sizes", str(systems), "--budget", "1e9"],
                          capture_output=True, text=True, check=True).stdout
     rates, skipped = {}, []
     for line in out.splitlines():
-        m = re.match(r"oscillator\s+(\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(\S+)\s+(\S+)", line)
+        m = re.match(r"oscillator\s+([\w-]+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(\S+)\s+(\S+)", line)
         if m:
             rates[m.group(1)] = float(m.group(6))
         elif "skipped" in line:
@@ -113,13 +113,13 @@ def main():
         rates, skipped = run_mbsweep(binary, args.systems)
         for ev, sps in rates.items():
             ratios.setdefault(ev, []).append(sps / exudyn_sps)
-            print("mbsweep %-4s evaluator: %d systems, %.1f systems/s  -> %.1fx Exudyn"
+            print("mbsweep %-11s evaluator: %d systems, %.1f systems/s  -> %.1fx Exudyn"
                   % (ev, args.systems, sps, sps / exudyn_sps))
         for line in skipped:
             print("mbsweep " + line)
     if args.repeat > 1:
         for ev, r in ratios.items():
-            print("mbsweep %-4s evaluator over %d rounds: median %.1fx Exudyn (%.1f-%.1fx)"
+            print("mbsweep %-11s evaluator over %d rounds: median %.1fx Exudyn (%.1f-%.1fx)"
                   % (ev, len(r), statistics.median(r), min(r), max(r)))
 
 

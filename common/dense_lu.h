@@ -83,6 +83,23 @@ MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
   return 1;
 }
 
+/// FixedLU's factorization on caller storage: the row-major n x n matrix a is inverted if
+/// diagonal (`diagonal` set), LU-factorized with partial pivoting otherwise. Returns false
+/// for a singular or non-finite matrix. Used by FixedLU and by the host side of the lockstep
+/// batch (common/lockstep.h), so both factorize with the same arithmetic.
+template <class Scalar>
+MBS_HD_FORCEINLINE bool FactorizeDense(Scalar* a, int* piv, int n, bool& diagonal) {
+  const int d = InvertIfDiagonal(a, n);
+  diagonal = d != 0;
+  return diagonal ? d > 0 : LUFactorize(a, piv, n);
+}
+/// Solves with a factorization from FactorizeDense (x may alias b).
+template <class Scalar>
+MBS_HD_FORCEINLINE void SolveDense(const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
+  if (!diagonal) return LUSolve(a, piv, n, b, x);
+  for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
+}
+
 /// Dense n x n matrix (n <= Capacity) with in-place LU factorization, row-major storage.
 /// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve. A
 /// diagonal matrix is only inverted (InvertIfDiagonal).
@@ -103,15 +120,8 @@ struct FixedLU {
   }
   MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += static_cast<Scalar>(v); }
   MBS_HD_INLINE Scalar& operator()(int i, int j) { return a[i * n + j]; }
-  MBS_HD_INLINE bool Factorize() {
-    const int d = InvertIfDiagonal(a, n);
-    diagonal = d != 0;
-    return diagonal ? d > 0 : LUFactorize(a, piv, n);
-  }
-  MBS_HD_INLINE void Solve(const Real* b, Real* x) const {
-    if (!diagonal) return LUSolve(a, piv, n, b, x);
-    for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
-  }
+  MBS_HD_INLINE bool Factorize() { return FactorizeDense(a, piv, n, diagonal); }
+  MBS_HD_INLINE void Solve(const Real* b, Real* x) const { SolveDense(a, piv, n, diagonal, b, x); }
 };
 
 }  // namespace mbsweep

@@ -10,6 +10,12 @@
 ///
 /// LA policy:  SetZero(); add(i, j, v); bool Factorize(); Solve(const Real* b, Real* x).
 /// Observer:   OnStart(const StateView&); OnStep(const StateView&, bool final).
+///
+/// The run is a sequence of resumable phases (Start, Advance, OnFactorized, OnSolved): the
+/// integrator itself only assembles matrices into la_ (SetZero/add) and asks its driver to
+/// factorize or solve. Run() is the driver that does so at once with la_'s Factorize/Solve (the
+/// fused per-system path); common/lockstep.h drives many systems phase by phase and defers
+/// the factorizations and solves to one batched call per phase, with the same arithmetic.
 #pragma once
 
 #include "common/constraints.h"
@@ -35,6 +41,13 @@ struct SolveInfo {
   Real residual = 0;   ///< residual norm at failure
   int steps = 0, rejectedSteps = 0, newtonIterations = 0, jacobianUpdates = 0, rhsEvaluations = 0;
   int singularInitialAccelerations = 0;  ///< 1 if the initial-acceleration system was singular (a0 = 0 used)
+};
+
+/// What a generalized-alpha run needs from its driver next (GeneralizedAlpha::Advance).
+enum class GeneralizedAlphaRequest : int {
+  factorize,  ///< factorize the matrix just assembled in la_, then call OnFactorized(ok)
+  solve,      ///< solve la_ x = w.res (last factorization) into w.delta, then call OnSolved()
+  finished,   ///< the run is over; Info() holds its result
 };
 
 /// Plain-data settings of the generalized-alpha integrator (from SimulationSettings).
@@ -166,68 +179,113 @@ class GeneralizedAlpha {
     constantMatrix_ = constantMass_ && IterationJacobiansAreConstant(L);
   }
 
-  MBS_HD SolveInfo Run() {
-    SolveInfo info;
-    Real t = P_.startTime;
-    StateView sv = View(t);
-    for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
-    for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
-    for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
-    if (P_.computeInitialAccelerations && !InitialAccelerations(t, info)) info.singularInitialAccelerations = 1;
-    for (int i = 0; i < n2_; ++i) w_.aAlg[i] = w_.a[i];
-    diagonalMass_ = false;
-    if (constantMass_) {
-      for (int i = 0; i < n2_; ++i) w_.massDiagonal[i] = 0;
-      detail::DiagonalSink sd{w_.massDiagonal, true};
-      ComputeMassMatrix(L_, theta_, w_.q, sd);
-      diagonalMass_ = sd.diagonal;
-    }
-    obs_.OnStart(sv);
-
-    const Real hMax = (P_.endTime - P_.startTime) / P_.numberOfSteps;
-    Real h = hMax;
-    int goodSteps = 0;
-    haveJacobian_ = false;
-    while (t < P_.endTime - 1e-10) {
-      const Real hStep = t + h > P_.endTime ? P_.endTime - t : h;
-      SaveStepStart();
-      int iterations = 0;
-      Real residual = 0;
-      const SolveStatus st = Step(t + hStep, hStep, iterations, residual, info);
-      if (st == SolveStatus::ok) {
-        const Real c = (1 - alphaF_) / (1 - alphaM_);
-        if (!P_.useNewmark)
-          MBS_NO_OVERLAP
-          for (int i = 0; i < n2_; ++i) w_.aAlg[i] += c * w_.a[i];
-        t = t + hStep >= P_.endTime - 1e-10 ? P_.endTime : t + hStep;
-        ++info.steps;
-        const bool final = t >= P_.endTime - 1e-10;
-        obs_.OnStep(View(t), final);
-        if (P_.adaptiveStep && h < hMax && ++goodSteps >= P_.adaptiveStepRecoverySteps &&
-            iterations <= P_.adaptiveStepRecoveryIterations) {
-          h = h * P_.adaptiveStepIncrease < hMax ? h * P_.adaptiveStepIncrease : hMax;
-          goodSteps = 0;
-        }
-        continue;
+  /// Runs the whole time span, factorizing and solving with la_ as soon as asked: a tight loop
+  /// over the phases below.
+  MBS_HD_HOST_NOINLINE SolveInfo Run() {
+    Start();
+    for (;;) {
+      const GeneralizedAlphaRequest r = Advance();
+      if (r == GeneralizedAlphaRequest::solve) {
+        la_.Solve(w_.res, w_.delta);
+        OnSolved();
+      } else if (r == GeneralizedAlphaRequest::factorize) {
+        OnFactorized(la_.Factorize());
+      } else {
+        return info_;
       }
-      RestoreStepStart();
-      ++info.rejectedSteps;
-      goodSteps = 0;
-      haveJacobian_ = false;
-      if (!P_.adaptiveStep || h * P_.adaptiveStepDecrease < P_.minimumStepSize) {
-        info.status = P_.adaptiveStep ? SolveStatus::step_too_small : st;
-        if (st == SolveStatus::diverged || st == SolveStatus::singular_matrix) info.status = st;
-        info.t = t;
-        info.h = hStep;
-        info.residual = residual;
-        return info;
-      }
-      h *= P_.adaptiveStepDecrease;
     }
-    info.t = t;
-    info.h = h;
-    return info;
   }
+
+  /// Resets the run; `w` holds the initial state in q, v, y. Then call Advance.
+  MBS_HD void Start() {
+    info_ = SolveInfo{};
+    phase_ = Phase::start;
+  }
+
+  /// Integrates until the run needs a factorization or a solve of la_, or is finished. Asking
+  /// again without OnFactorized/OnSolved returns the same request.
+  MBS_HD GeneralizedAlphaRequest Advance() {
+    for (;;) {
+      switch (phase_) {
+        case Phase::start:
+          if (BeginRun()) return GeneralizedAlphaRequest::factorize;
+          break;
+        case Phase::initialFactorize:
+        case Phase::jacobianFactorize: return GeneralizedAlphaRequest::factorize;
+        case Phase::initialSolve:
+        case Phase::newtonSolve: return GeneralizedAlphaRequest::solve;
+        case Phase::initialDone:
+          SetUpStepping();
+          break;
+        case Phase::stepStart:
+          if (!(t_ < P_.endTime - 1e-10)) {
+            info_.t = t_;
+            info_.h = h_;
+            phase_ = Phase::finished;
+            return GeneralizedAlphaRequest::finished;
+          }
+          hStep_ = t_ + h_ > P_.endTime ? P_.endTime - t_ : h_;
+          SaveStepStart();
+          BeginStep();
+          break;
+        case Phase::newtonIterate:
+          if (iterations_ >= P_.maxIterations) {
+            StepEnds(SolveStatus::newton_failed);
+            break;
+          }
+          if ((fullNewton_ || !haveJacobian_) && Jacobian(t1_, hStep_, info_)) {
+            phase_ = Phase::jacobianFactorize;
+            return GeneralizedAlphaRequest::factorize;
+          }
+          phase_ = Phase::newtonSolve;
+          return GeneralizedAlphaRequest::solve;
+        case Phase::newtonTest: NewtonTest(); break;
+        case Phase::stepEnd: EndStep(stepStatus_); break;
+        case Phase::finished: return GeneralizedAlphaRequest::finished;
+      }
+    }
+  }
+
+  /// Result of the factorization Advance asked for (false: singular or not finite).
+  MBS_HD void OnFactorized(bool ok) {
+    if (phase_ == Phase::jacobianFactorize) {
+      haveJacobian_ = ok;
+      factorH_ = ok ? hStep_ : 0;
+      if (ok)
+        phase_ = Phase::newtonSolve;
+      else
+        StepEnds(SolveStatus::singular_matrix);
+      return;
+    }
+    if (ok) {
+      phase_ = Phase::initialSolve;
+      return;
+    }
+    for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
+    for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
+    info_.singularInitialAccelerations = 1;
+    phase_ = Phase::initialDone;
+  }
+
+  /// The solve Advance asked for is in w.delta.
+  MBS_HD void OnSolved() {
+    if (phase_ == Phase::newtonSolve) {
+      Update(hStep_);
+      ++iterations_;
+      ++info_.newtonIterations;
+      phase_ = Phase::newtonTest;
+      return;
+    }
+    for (int i = 0; i < n2_; ++i) w_.a[i] = w_.delta[i];
+    for (int i = 0; i < n1_; ++i) w_.yt[i] = w_.delta[n2_ + i];
+    for (int i = 0; i < nA_; ++i) w_.lambda[i] = w_.delta[n2_ + n1_ + i];
+    phase_ = Phase::initialDone;
+  }
+
+  /// True once Advance has returned finished.
+  MBS_HD bool Finished() const { return phase_ == Phase::finished; }
+  /// Status and counters (complete once finished).
+  MBS_HD const SolveInfo& Info() const { return info_; }
 
   /// Parameters derived from the spectral radius (for tests and statistics).
   MBS_HD Real AlphaM() const { return alphaM_; }
@@ -260,8 +318,9 @@ class GeneralizedAlpha {
   /// Back to the start of the step (after a rejected step).
   MBS_HD void RestoreStepStart() { SaveStepStart(); }
 
-  /// [M Cq^T; Cq 0][a0; lambda0] = [f; -(Cq v)_q v]; ODE1 rows: yt0 = f1(y0).
-  MBS_HD bool InitialAccelerations(Real t, SolveInfo& info) {
+  /// Assembles [M Cq^T; Cq 0][a0; lambda0] = [f; -(Cq v)_q v] (ODE1 rows: yt0 = f1(y0)) into
+  /// la_ and w.res; OnFactorized/OnSolved take the solution (a0 = 0 if singular).
+  MBS_HD void InitialAccelerations(Real t, SolveInfo& info) {
     factorH_ = 0;  // la_ no longer holds an iteration matrix
     la_.SetZero();
     detail::OffsetSink<LA> sM{la_, 0, 0, 1};
@@ -288,16 +347,6 @@ class GeneralizedAlpha {
         for (int r = 0; r < nA_; ++r) rhs[n2_ + n1_ + r] -= (w_.ae2[r] - w_.ae[r]) / eps * w_.v[j];
       }
     }
-    if (!la_.Factorize()) {
-      for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
-      for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
-      return false;
-    }
-    la_.Solve(rhs, w_.delta);
-    for (int i = 0; i < n2_; ++i) w_.a[i] = w_.delta[i];
-    for (int i = 0; i < n1_; ++i) w_.yt[i] = w_.delta[n2_ + i];
-    for (int i = 0; i < nA_; ++i) w_.lambda[i] = w_.delta[n2_ + n1_ + i];
-    return true;
   }
 
   /// Residual at the current iterate; returns its (unscaled) norm; res holds the ODE2 rows
@@ -335,8 +384,13 @@ class GeneralizedAlpha {
     return sqrt(sq);
   }
 
+  /// Assembles the iteration matrix into la_ and returns true (to be factorized), or returns
+  /// false if la_ already holds the factorization for this step size.
   MBS_HD bool Jacobian(Real t, Real h, SolveInfo& info) {
-    if (constantMatrix_ && factorH_ == h) return haveJacobian_ = true;
+    if (constantMatrix_ && factorH_ == h) {
+      haveJacobian_ = true;
+      return false;
+    }
     const Real bh2 = beta_ * h * h;
     const Real betaP = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
     const Real gammaP = gamma_ / (h * beta_);
@@ -355,9 +409,7 @@ class GeneralizedAlpha {
       ComputeAEJacobian(L_, theta_, t, w_.q, w_.v, P_.index2, gammaP, 1, 1 / bh2, sCq, sCqT, sLam);
     }
     ++info.jacobianUpdates;
-    haveJacobian_ = la_.Factorize();
-    factorH_ = haveJacobian_ ? h : 0;
-    return haveJacobian_;
+    return true;
   }
 
   MBS_HD void Predictor(Real h) {
@@ -404,59 +456,166 @@ class GeneralizedAlpha {
     for (int i = 0; i < nA_; ++i) w_.lambda[i] -= d[n2_ + n1_ + i] / bh2;
   }
 
-  /// One step from the saved start state to time t1; Newton with Exudyn's convergence test.
-  MBS_HD SolveStatus Step(Real t1, Real h, int& iterations, Real& residual, SolveInfo& info) {
+  /// Start of the run: zero initial accelerations and multipliers; true if the initial
+  /// accelerations are to be computed (their matrix is assembled, to be factorized).
+  MBS_HD_COLD bool BeginRun() {
+    t_ = P_.startTime;
+    for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
+    for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
+    for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
+    if (P_.computeInitialAccelerations) {
+      InitialAccelerations(t_, info_);
+      phase_ = Phase::initialFactorize;
+      return true;
+    }
+    phase_ = Phase::initialDone;
+    return false;
+  }
+  /// Initial accelerations known: constant mass diagonal, observer start, first step size.
+  MBS_HD_COLD void SetUpStepping() {
+    for (int i = 0; i < n2_; ++i) w_.aAlg[i] = w_.a[i];
+    diagonalMass_ = false;
+    if (constantMass_) {
+      for (int i = 0; i < n2_; ++i) w_.massDiagonal[i] = 0;
+      detail::DiagonalSink sd{w_.massDiagonal, true};
+      ComputeMassMatrix(L_, theta_, w_.q, sd);
+      diagonalMass_ = sd.diagonal;
+    }
+    obs_.OnStart(View(t_));
+    hMax_ = (P_.endTime - P_.startTime) / P_.numberOfSteps;
+    h_ = hMax_;
+    goodSteps_ = 0;
+    haveJacobian_ = false;
+    phase_ = Phase::stepStart;
+  }
+
+  /// Starts the step from the saved start state to t1_ = t_ + hStep_: predictor and the first
+  /// residual (Newton with Exudyn's convergence test follows in newtonIterate/NewtonTest).
+  MBS_HD void BeginStep() {
+    t1_ = t_ + hStep_;
+    iterations_ = 0;
+    residual_ = 0;
+    const Real h = hStep_;
     Predictor(h);
-    residual = Residual(t1, h, info);
-    Real r0 = residual <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual;
-    bool converged = residual <= P_.absoluteTolerance;
+    residual_ = Residual(t1_, h, info_);
+    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
+    const bool converged = residual_ <= P_.absoluteTolerance;
     const bool modified = P_.useModifiedNewton;
-    bool fullNewton = !modified;
+    fullNewton_ = !modified;
     if (modified && (P_.modifiedNewtonJacUpdatePerStep || h != lastH_)) haveJacobian_ = false;
     lastH_ = h;
-    int restarts = 0;
-    Real lastResidual = residual;
-    iterations = 0;
-    while (!converged) {
-      if (iterations >= P_.maxIterations) return SolveStatus::newton_failed;
-      if (fullNewton || !haveJacobian_) {
-        if (!Jacobian(t1, h, info)) return SolveStatus::singular_matrix;
-      }
-      la_.Solve(w_.res, w_.delta);
-      Update(h);
-      ++iterations;
-      ++info.newtonIterations;
-      residual = Residual(t1, h, info);
-      const bool diverged = !(residual == residual) || residual * residual >= P_.maximumSolutionNorm ||
-                            !(detail::NormSq(w_.q, n2_) < P_.maximumSolutionNorm);
-      if (modified && !fullNewton) {
-        const Real contractivity = residual / (lastResidual > 0 ? lastResidual : 1);
-        if (diverged || contractivity > 2) {
-          // restart the step from its start with a fresh Jacobian and full Newton
-          if (++restarts > 1) return SolveStatus::diverged;
-          fullNewton = true;
-          haveJacobian_ = false;
-          Predictor(h);
-          residual = Residual(t1, h, info);
-          r0 = residual <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual;
-          lastResidual = residual;
-          converged = residual <= P_.absoluteTolerance;
-          continue;
-        }
-        if ((iterations >= 2 && contractivity > P_.modifiedNewtonContractivity) ||
-            iterations >= P_.maxModifiedNewtonIterations)
-          haveJacobian_ = false;  // update the Jacobian at the current iterate
-        if (iterations >= P_.maxModifiedNewtonIterations + P_.maxModifiedNewtonRestartIterations) fullNewton = true;
-      } else if (diverged) {
-        return SolveStatus::diverged;
-      }
-      if (iterations == 1 && P_.adaptInitialResidual && residual > r0) r0 = residual;
-      lastResidual = residual;
-      converged = residual / r0 <= P_.relativeTolerance || residual <= P_.absoluteTolerance;
-    }
-    if (fullNewton && modified) haveJacobian_ = false;  // next step: modified Newton with a fresh Jacobian
-    return SolveStatus::ok;
+    restarts_ = 0;
+    lastResidual_ = residual_;
+    if (converged)
+      StepEnds(SolveStatus::ok);
+    else
+      phase_ = Phase::newtonIterate;
   }
+
+  /// After a Newton update: residual, divergence and convergence tests.
+  MBS_HD void NewtonTest() {
+    const Real h = hStep_;
+    const bool modified = P_.useModifiedNewton;
+    residual_ = Residual(t1_, h, info_);
+    const bool diverged = !(residual_ == residual_) || residual_ * residual_ >= P_.maximumSolutionNorm ||
+                          !(detail::NormSq(w_.q, n2_) < P_.maximumSolutionNorm);
+    if (modified && !fullNewton_) {
+      const Real contractivity = residual_ / (lastResidual_ > 0 ? lastResidual_ : 1);
+      if (diverged || contractivity > 2) {
+        return RestartStep();
+      }
+      if ((iterations_ >= 2 && contractivity > P_.modifiedNewtonContractivity) ||
+          iterations_ >= P_.maxModifiedNewtonIterations)
+        haveJacobian_ = false;  // update the Jacobian at the current iterate
+      if (iterations_ >= P_.maxModifiedNewtonIterations + P_.maxModifiedNewtonRestartIterations) fullNewton_ = true;
+    } else if (diverged) {
+      return StepEnds(SolveStatus::diverged);
+    }
+    if (iterations_ == 1 && P_.adaptInitialResidual && residual_ > r0_) r0_ = residual_;
+    lastResidual_ = residual_;
+    if (residual_ / r0_ <= P_.relativeTolerance || residual_ <= P_.absoluteTolerance)
+      StepEnds(SolveStatus::ok);
+    else
+      phase_ = Phase::newtonIterate;
+  }
+
+  /// The step attempt ends with status st (EndStep follows in Advance).
+  MBS_HD void StepEnds(SolveStatus st) {
+    stepStatus_ = st;
+    phase_ = Phase::stepEnd;
+  }
+
+  /// End of a step attempt: accept it (next step) or reject it (smaller step, or the end of
+  /// the run with a failure status).
+  MBS_HD void EndStep(SolveStatus st) {
+    phase_ = Phase::stepStart;
+    if (st == SolveStatus::ok) {
+      if (fullNewton_ && P_.useModifiedNewton) haveJacobian_ = false;  // next step: modified Newton, fresh Jacobian
+      const Real c = (1 - alphaF_) / (1 - alphaM_);
+      if (!P_.useNewmark)
+        MBS_NO_OVERLAP
+        for (int i = 0; i < n2_; ++i) w_.aAlg[i] += c * w_.a[i];
+      t_ = t_ + hStep_ >= P_.endTime - 1e-10 ? P_.endTime : t_ + hStep_;
+      ++info_.steps;
+      const bool final = t_ >= P_.endTime - 1e-10;
+      obs_.OnStep(View(t_), final);
+      if (P_.adaptiveStep && h_ < hMax_ && ++goodSteps_ >= P_.adaptiveStepRecoverySteps &&
+          iterations_ <= P_.adaptiveStepRecoveryIterations) {
+        h_ = h_ * P_.adaptiveStepIncrease < hMax_ ? h_ * P_.adaptiveStepIncrease : hMax_;
+        goodSteps_ = 0;
+      }
+      return;
+    }
+    RejectStep(st);
+  }
+
+  /// Modified Newton diverged: restart the step from its start with a fresh Jacobian and
+  /// full Newton (once per step).
+  MBS_HD_COLD void RestartStep() {
+    if (++restarts_ > 1) return StepEnds(SolveStatus::diverged);
+    const Real h = hStep_;
+    fullNewton_ = true;
+    haveJacobian_ = false;
+    Predictor(h);
+    residual_ = Residual(t1_, h, info_);
+    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
+    lastResidual_ = residual_;
+    if (residual_ <= P_.absoluteTolerance) return StepEnds(SolveStatus::ok);
+    phase_ = Phase::newtonIterate;
+  }
+
+  /// A failed step attempt: back to its start with a smaller step, or the end of the run.
+  MBS_HD_COLD void RejectStep(SolveStatus st) {
+    RestoreStepStart();
+    ++info_.rejectedSteps;
+    goodSteps_ = 0;
+    haveJacobian_ = false;
+    if (!P_.adaptiveStep || h_ * P_.adaptiveStepDecrease < P_.minimumStepSize) {
+      info_.status = P_.adaptiveStep ? SolveStatus::step_too_small : st;
+      if (st == SolveStatus::diverged || st == SolveStatus::singular_matrix) info_.status = st;
+      info_.t = t_;
+      info_.h = hStep_;
+      info_.residual = residual_;
+      phase_ = Phase::finished;
+      return;
+    }
+    h_ *= P_.adaptiveStepDecrease;
+  }
+
+  /// Resume points of the run (Advance, OnFactorized, OnSolved).
+  enum class Phase : unsigned char {
+    start,              ///< Start() was called
+    initialFactorize,   ///< waiting for the initial-acceleration matrix's factorization
+    initialSolve,       ///< waiting for the initial-acceleration solve
+    initialDone,        ///< initial accelerations known: set up and begin stepping
+    stepStart,          ///< begin the next step (or finish)
+    newtonIterate,      ///< next Newton iteration: iteration limit, Jacobian, solve
+    jacobianFactorize,  ///< waiting for the iteration matrix's factorization
+    newtonSolve,        ///< waiting for the Newton solve
+    newtonTest,         ///< update done: residual and convergence test
+    stepEnd,            ///< the step attempt ended with stepStatus_: accept or reject it
+    finished,
+  };
 
   const LayoutView& L_;
   const Real* theta_;
@@ -472,6 +631,17 @@ class GeneralizedAlpha {
   bool diagonalMass_ = false;    ///< w_.massDiagonal holds the constant diagonal mass matrix
   bool constantMatrix_ = false;  ///< iteration matrix depends on h only: reuse the factorization for the same h
   Real factorH_ = 0;             ///< step size of the factorization la_ holds (0: none)
+  // run and step-control state (kept between phases)
+  Phase phase_ = Phase::start;
+  SolveInfo info_;
+  Real t_ = 0, h_ = 0, hMax_ = 0;  ///< time reached, step size, largest step size
+  Real hStep_ = 0, t1_ = 0;        ///< size and end time of the current step attempt
+  int goodSteps_ = 0;              ///< accepted steps since the last step-size change
+  // Newton state of the current step attempt
+  int iterations_ = 0, restarts_ = 0;
+  Real residual_ = 0, r0_ = 0, lastResidual_ = 0;
+  bool fullNewton_ = false;
+  SolveStatus stepStatus_ = SolveStatus::ok;  ///< how the step attempt ended (Phase::stepEnd)
 };
 
 }  // namespace mbsweep

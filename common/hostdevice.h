@@ -9,12 +9,45 @@
 #define MBS_HD_INLINE __host__ __device__ __forceinline__
 /// Large physics functions: kept out of line in device code, so that each kernel
 /// instantiation calls one copy instead of inlining it at every call site (this bounds the
-/// device compile time; the calls are cheap compared to the functions' work).
-#define MBS_HD_NOINLINE __host__ __device__ __noinline__
+/// device compile time; the calls are cheap compared to the functions' work). `inline` keeps
+/// the header definitions legal in more than one .cu translation unit.
+#define MBS_HD_NOINLINE __host__ __device__ __noinline__ inline
 #else
 #define MBS_HD
 #define MBS_HD_INLINE inline
 #define MBS_HD_NOINLINE inline
+#endif
+
+/// Thin wrappers that must not add a call level for the host compiler's inliner (its budget
+/// decides whether the item physics around the integrator is inlined): always inlined.
+#if defined(__CUDACC__)
+#define MBS_HD_FORCEINLINE __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#define MBS_HD_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define MBS_HD_FORCEINLINE inline
+#endif
+
+/// Rarely taken paths of the integrators (the start of a run, rejected steps, Newton
+/// restarts): out of line on the host and the device, so that the hot Newton loop around
+/// them stays small where the integrator is inlined into its caller.
+#if defined(__CUDACC__)
+#define MBS_HD_COLD __host__ __device__ __noinline__
+#elif defined(__GNUC__)
+#define MBS_HD_COLD __attribute__((noinline, cold))
+#else
+#define MBS_HD_COLD
+#endif
+
+/// Host/device function kept out of line in host builds only: an integrator's Run(), so that
+/// the host compiler does not spend its inlining budget on the one call per system (the
+/// kernels inline it as before).
+#if defined(__CUDACC__)
+#define MBS_HD_HOST_NOINLINE __host__ __device__
+#elif defined(__GNUC__)
+#define MBS_HD_HOST_NOINLINE __attribute__((noinline))
+#else
+#define MBS_HD_HOST_NOINLINE
 #endif
 
 /// Marks a loop over distinct workspace arrays (state, residual, increments) as free of

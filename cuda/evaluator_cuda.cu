@@ -10,6 +10,7 @@
 #include "common/objectives.h"
 #include "common/system_runner.h"
 #include "cuda/device_buffer.h"
+#include "cuda/device_layout.h"
 #include "cuda/evaluator_cuda.h"
 #include "cpu/solver_internal.h"
 
@@ -18,6 +19,7 @@ namespace mbsweep {
 namespace {
 
 using cuda::DeviceBuffer;
+using cuda::DeviceLayout;
 
 /// Launch geometry of the fused thread-per-system kernel for a capacity: fewer threads per
 /// block for larger capacities (their LU and workspace live in local memory).
@@ -96,35 +98,6 @@ __global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nT
   }
 }
 
-/// The layout's arrays in one device allocation, and a view pointing into it.
-struct DeviceLayout {
-  DeviceBuffer<int> data;
-  LayoutView view;
-  void Upload(const Layout& layout, cudaStream_t s) {
-    // ItemRec is three ints: concatenate records and the integer pool
-    std::vector<int> h;
-    auto append = [&h](const std::vector<ItemRec>& v) {
-      const size_t off = h.size();
-      for (const ItemRec& r : v) h.insert(h.end(), {r.kind, r.ints, r.theta});
-      return off;
-    };
-    const size_t oNode = append(layout.nodes), oObj = append(layout.objects), oMark = append(layout.markers),
-                 oLoad = append(layout.loads), oSens = append(layout.sensors);
-    const size_t oInts = h.size();
-    h.insert(h.end(), layout.ints.begin(), layout.ints.end());
-    if (h.empty()) h.push_back(0);
-    data.CopyFromHost(h.data(), h.size(), s);
-    view = layout.View();
-    int* base = data.get();
-    view.node = reinterpret_cast<const ItemRec*>(base + oNode);
-    view.object = reinterpret_cast<const ItemRec*>(base + oObj);
-    view.marker = reinterpret_cast<const ItemRec*>(base + oMark);
-    view.load = reinterpret_cast<const ItemRec*>(base + oLoad);
-    view.sensor = reinterpret_cast<const ItemRec*>(base + oSens);
-    view.ints = base + oInts;
-  }
-};
-static_assert(sizeof(ItemRec) == 3 * sizeof(int), "ItemRec must be three packed ints");
 
 class CudaEvaluator final : public Evaluator {
  public:

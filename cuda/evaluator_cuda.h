@@ -1,5 +1,5 @@
 /// @file evaluator_cuda.h
-/// The CUDA batch evaluator. One fused kernel per chunk integrates the whole time span of
+/// The CUDA batch evaluators. "cuda": one fused kernel per chunk integrates the whole time span of
 /// every system (generalized-alpha with Newton and an in-kernel fixed-capacity LU with
 /// partial pivoting, objectives reduced in the kernel); only theta rows go in and objective
 /// values, statuses and counters come out. Host-only header (no CUDA types).
@@ -26,6 +26,19 @@ bool CudaDeviceAvailable(std::string* why = nullptr);
 
 /// Creates the CUDA evaluator; throws std::runtime_error if no device is available.
 std::unique_ptr<Evaluator> CreateCudaEvaluator(const CudaEvaluatorOptions& options = {});
+
+/// Creates the "cuda-cublas" evaluator (cuda/evaluator_cublas.cu): the batched-factorization
+/// baseline. All systems of a chunk advance in lockstep phases across kernel launches
+/// (common/lockstep.h); their generalized-alpha iteration matrices are factorized by
+/// cublasDgetrfBatched and solved by cublasDgetrsBatched. Results agree with the fused kernel
+/// to round-off. Generalized-alpha only: Evaluate throws ValidationError for explicit
+/// solvers. Throws std::runtime_error if no device is available.
+std::unique_ptr<Evaluator> CreateCublasEvaluator(const CudaEvaluatorOptions& options = {});
+
+/// Device memory the "cuda-cublas" evaluator needs per system of a problem: the fused
+/// evaluator's global buffers plus the integrator object, workspace, n x n matrix slot,
+/// pivots and list entries each system keeps in global memory.
+size_t CublasBytesPerSystem(const BatchProblem& problem);
 
 /// Device memory the evaluator needs per system of a problem (global buffers: theta row,
 /// values, status, counters), and the kernel's local (per-thread) memory estimate.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command for a machine with an NVIDIA GPU: configures and builds the CUDA backend, runs
 # the CUDA tests (and the CPU batch tests they compare against), the million-point example
-# scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu
-# and cuda, and writes a JSON summary. Libraries the machine lacks can be carried as Debian
+# scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu,
+# cuda and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON summary
+# with the cuda-over-cpu speedup and the fused-cuda over cuda-cublas ratio per model. Libraries the machine lacks can be carried as Debian
 # packages in .deps/ (scripts/gpu_deps.sh).
 #   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
 # Budget: well inside 10 minutes on an H200 (build ~2-4 min with all cores; tests < 1 min;
@@ -72,9 +73,22 @@ speedup = {}
 for (model, ev), r in best.items():
     if ev == "cuda" and (model, "cpu") in best:
         speedup[model] = r["systemStepsPerSecond"] / best[(model, "cpu")]["systemStepsPerSecond"]
+# fused cuda over the cuBLAS baseline, per model: system-steps/s ratio at each batch size both
+# measured, and at the largest such size
+by_size = {}
+for r in rows:
+    by_size[(r["model"], r["evaluator"], r["systems"])] = r
+cublas_ratio = {}
+for (model, ev, n), r in sorted(by_size.items()):
+    base = by_size.get((model, "cuda-cublas", n))
+    if ev == "cuda" and base and base["systemStepsPerSecond"] > 0:
+        entry = cublas_ratio.setdefault(model, {"per_systems": {}})
+        entry["per_systems"][str(n)] = r["systemStepsPerSecond"] / base["systemStepsPerSecond"]
+        entry["at_largest_systems"] = n
+        entry["ratio_at_largest"] = entry["per_systems"][str(n)]
 summary = {"cuda_tests_rc": cuda_rc, "cpu_batch_tests_rc": cpu_rc, "build_seconds": build_s,
            "best": {f"{m}/{e}": r for (m, e), r in best.items()}, "cuda_over_cpu_speedup": speedup,
-           "rows": rows}
+           "cuda_over_cublas_ratio": cublas_ratio, "rows": rows}
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=1)
 print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
 PY

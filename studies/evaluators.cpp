@@ -22,20 +22,20 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     c.threads = o.threads;
     return CreateCpuEvaluator(c);
   }
-  if (name == "cuda" || name == "auto") {
+  if (name == "cuda" || name == "cuda-cublas" || name == "auto") {
     std::string why;
     if (!CudaAvailable(&why)) {
       if (name == "auto") return CreateEvaluator("cpu", o);
-      throw ValidationError("evaluator 'cuda' is not available: " + why);
+      throw ValidationError("evaluator '" + name + "' is not available: " + why);
     }
 #ifdef MBSWEEP_HAVE_CUDA
     CudaEvaluatorOptions c;
     c.device = o.device;
     c.maxChunkSystems = o.maxChunkSystems;
-    return CreateCudaEvaluator(c);
+    return name == "cuda-cublas" ? CreateCublasEvaluator(c) : CreateCudaEvaluator(c);
 #endif
   }
-  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, auto)");
+  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, cuda-cublas, auto)");
 }
 
 }  // namespace mbsweep

@@ -1,6 +1,7 @@
 /// @file evaluators.h
-/// Evaluators created by name: "cpu", "cuda" (when built with CUDA and a device is present)
-/// and "auto" (cuda if available, else cpu).
+/// Evaluators created by name: "cpu", "cuda" (fused kernels, when built with CUDA and a device
+/// is present), "cuda-cublas" (the cuBLAS batched-factorization baseline, generalized-alpha
+/// only, same conditions) and "auto" (cuda if available, else cpu).
 #pragma once
 
 #include <memory>

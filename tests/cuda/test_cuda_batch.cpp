@@ -1,5 +1,6 @@
-// CUDA evaluator: the fused kernels reproduce the CPU batch runner on the same batch, chunking
-// does not change results, per-system statuses propagate. Tests that need a device skip when
+// CUDA evaluators: the fused kernels and the cuBLAS batched-factorization baseline
+// (cuda-cublas) reproduce the CPU batch runner on the same batch, chunking does not change
+// results, per-system statuses propagate. Tests that need a device skip when
 // none is usable; the factory and memory-plan tests run everywhere.
 #include <gtest/gtest.h>
 
@@ -161,6 +162,96 @@ TEST(CudaBatch, ExplicitKernelMatchesCpuRunner) {
     const BatchComparison c = CompareBatchResults(CreateEvaluator("cpu")->Evaluate(p), CreateEvaluator("cuda")->Evaluate(p));
     EXPECT_TRUE(c.statusDiffers.empty());
     EXPECT_LT(c.maxRelDeviation[0], 1e-10) << DynamicSolverTypeName(type);
+  }
+}
+
+// cuda-cublas (lockstep phases, cublasDgetrfBatched / cublasDgetrsBatched) against the CPU
+// runner on the constrained pendulum batch, full and modified Newton: equal statuses and
+// values to 1e-10 relative (cuBLAS pivots as FixedLU does but rounds differently).
+TEST(CudaCublas, MatchesCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  for (bool modified : {false, true}) {
+    BatchProblem p = Grid(f, 1000, false);
+    p.settings.timeIntegration.newton.useModifiedNewton = modified;
+    const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+    const BatchResult gpu = CreateEvaluator("cuda-cublas")->Evaluate(p);
+    EXPECT_EQ(gpu.backend, "cuda-cublas");
+    const BatchComparison c = CompareBatchResults(cpu, gpu);
+    EXPECT_TRUE(c.statusDiffers.empty()) << (modified ? "modified" : "full") << " Newton";
+    EXPECT_EQ(c.comparedSystems, 1000);
+    for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10) << (modified ? "modified" : "full") << " Newton";
+  }
+}
+
+// invalid_parameter rows and Newton failures come back per system as on the CPU, also with
+// step reduction (adaptive steps on); decimated signals match to 1e-10.
+TEST(CudaCublas, StatusesAndSignalsMatchCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  for (bool adaptive : {false, true}) {
+    BatchProblem p = Grid(f, 50, true);
+    p.settings.timeIntegration.adaptiveStep = adaptive;
+    RequestSignals(p, 16);
+    const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+    const BatchResult gpu = CreateEvaluator("cuda-cublas")->Evaluate(p);
+    EXPECT_EQ(gpu.status[1], SolveStatus::invalid_parameter);
+    EXPECT_TRUE(std::isnan(gpu.Value(1, 0)));
+    EXPECT_EQ(cpu.status, gpu.status);
+    EXPECT_EQ(cpu.signalCount, gpu.signalCount);
+    const BatchComparison c = CompareBatchResults(cpu, gpu);
+    for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10);
+    for (Real d : c.maxSignalDeviation) EXPECT_LT(d, 1e-10);
+  }
+}
+
+// Chunks of 7 systems give the same statuses and values as one chunk (each system's matrices
+// are factorized on their own; only the batch composition changes).
+TEST(CudaCublas, ChunkingDoesNotChangeResults) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  const BatchProblem p = Grid(f, 100, true);
+  EvaluatorOptions small;
+  small.maxChunkSystems = 7;
+  const BatchResult a = CreateEvaluator("cuda-cublas")->Evaluate(p);
+  const BatchResult b = CreateEvaluator("cuda-cublas", small)->Evaluate(p);
+  EXPECT_EQ(a.status, b.status);
+  const BatchComparison c = CompareBatchResults(a, b);
+  for (Real d : c.maxRelDeviation) EXPECT_LE(d, 1e-14);
+}
+
+// Explicit solvers: a ValidationError saying the baseline is generalized-alpha only.
+TEST(CudaCublas, RefusesExplicitSolvers) {
+  REQUIRE_CUDA();
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  auto bob = CreateMassPoint(m, "bob", {1, 0, 0}, 1.0, {}, {0, 0.5, 0}, {0, -9.81, 0});
+  CreateSpringDamper(m, "spring", {ground, bob.body}, {0, 0, 0}, {0, 0, 0}, 200.0, 0.5, 0.8);
+  const Layout layout = m.Compile();
+  ParameterMap map(layout, m.Theta0());
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  const BatchProblem e = MakeBatch(layout, map, {100, 200}, DynamicSolverType::RK44, SimulationSettings{}, CompiledObjectives{});
+  try {
+    CreateEvaluator("cuda-cublas")->Evaluate(e);
+    FAIL() << "explicit solver accepted";
+  } catch (const ValidationError& x) {
+    EXPECT_NE(std::string(x.what()).find("GeneralizedAlpha only"), std::string::npos) << x.what();
+  }
+}
+
+// Factory: "cuda-cublas" is a known name; without a device it is a clear error.
+TEST(Evaluators, CublasFactoryByName) {
+  std::string why;
+  if (CudaAvailable(&why)) {
+    EXPECT_EQ(CreateEvaluator("cuda-cublas")->Name(), "cuda-cublas");
+    return;
+  }
+  try {
+    CreateEvaluator("cuda-cublas");
+    FAIL();
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("evaluator 'cuda-cublas' is not available"), std::string::npos) << e.what();
   }
 }
 

@@ -310,6 +310,21 @@ TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
   }
 }
 
+// --backend takes the cuBLAS baseline by name: on a GPU it runs the sweep (same optimum as the
+// cpu run above), without one the error says why.
+TEST(Cli, SweepOnCublasBackendRunsOrSaysWhy) {
+  const std::string out = OutDir("sweep_cublas");
+  const CliRun r = Cli({"sweep", Example("oscillator_variation.yaml"), "--out", out, "--backend", "cuda-cublas", "--quiet"});
+  if (r.code == 0) {
+    const Json s = ReadJson(out + "/summary.json");
+    EXPECT_EQ(s["counts"]["ok"].get<int>(), 256);
+    EXPECT_NEAR(s["optimum"]["parameters"]["mass"].get<double>(), 1.6, 1e-12);
+  } else {
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("evaluator 'cuda-cublas' is not available"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Cli, ProgressLineShowsFractionRateAndEta) {
   EXPECT_EQ(cli::Progress::Format("sweep", 512, 1024, "systems", 2.0, 8),
             "sweep [####....]  50.0%  512/1024 systems  256 systems/s  ETA 0:02");

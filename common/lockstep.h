@@ -1,0 +1,160 @@
+/// @file lockstep.h
+/// Lockstep batch of generalized-alpha systems: every system runs the same integrator as the
+/// fused per-system path (GeneralizedAlpha's phases Start/Advance/OnFactorized/OnSolved), but
+/// its iteration matrices are assembled into its slot of a strided array of column-major
+/// n x n matrices and factorized and solved by the batch, one batched call per phase. The CUDA
+/// evaluator "cuda-cublas" runs the phases in kernels and uses cuBLAS getrfBatched /
+/// getrsBatched; on the host, HostBatchLU factorizes with FixedLU's arithmetic, so the host
+/// lockstep batch reproduces the fused CPU runner bit for bit (tests/cpu/test_lockstep.cpp).
+#pragma once
+
+#include <new>
+
+#include "common/dense_lu.h"
+#include "common/generalized_alpha.h"
+#include "common/system_runner.h"
+
+#if !defined(__CUDA_ARCH__)
+#include <vector>
+#endif
+
+namespace mbsweep {
+
+/// LA policy of one system of a lockstep batch: assembly into the system's column-major
+/// n x n slot `a` (leading dimension n). Factorization and solve are the batch's.
+struct BatchSlotLA {
+  Real* a = nullptr;
+  int n = 0;
+  MBS_HD_INLINE void SetZero() {
+    for (int i = 0; i < n * n; ++i) a[i] = 0;
+  }
+  MBS_HD_INLINE void add(int i, int j, Real v) { a[j * n + i] += v; }
+};
+
+/// One system of a lockstep batch: its workspace, matrix slot, observer and the integrator
+/// bound to them. Built in place (placement new; it refers to its own members, so it is
+/// neither copied nor moved); `L`, `theta`, `P` and what the observer refers to must outlive it.
+template <class Observer>
+struct LockstepSystem {
+  using Integrator = GeneralizedAlpha<BatchSlotLA, Observer>;
+  GeneralizedAlphaWork w;
+  BatchSlotLA la;
+  Observer obs;
+  Integrator ga;
+  GeneralizedAlphaRequest request = GeneralizedAlphaRequest::finished;  ///< last answer of Advance
+
+  /// `work`: GeneralizedAlphaWorkSize(L) Reals; `matrix`: the n x n slot (n = nODE2 + nODE1 + nAE).
+  /// The initial state comes from the theta row, as in RunGeneralizedAlphaSystem; the run is
+  /// started (the first Advance is the driver's).
+  MBS_HD LockstepSystem(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P, Real* work,
+                        Real* matrix, const Observer& observer)
+      : la{matrix, L.nODE2 + L.nODE1 + L.nAE}, obs(observer), ga(L, theta, P, w, la, obs) {
+    const int size = GeneralizedAlphaWorkSize(L);
+    for (int i = 0; i < size; ++i) work[i] = 0;
+    MakeGeneralizedAlphaWork(L, work, w);
+    InitialStateFromTheta(L, theta, w.q, w.v, w.y);
+    la.SetZero();
+    ga.Start();
+  }
+  LockstepSystem(const LockstepSystem&) = delete;
+  LockstepSystem& operator=(const LockstepSystem&) = delete;
+
+  /// Resumes after the batch factorized this system's slot (ok: non-singular) and advances
+  /// to the next request.
+  MBS_HD_INLINE void Factorized(bool ok) {
+    ga.OnFactorized(ok);
+    request = ga.Advance();
+  }
+  /// Resumes after the batch solved into w.delta and advances to the next request.
+  MBS_HD_INLINE void Solved() {
+    ga.OnSolved();
+    request = ga.Advance();
+  }
+};
+
+#if !defined(__CUDA_ARCH__)
+
+/// Host side of the batched linear algebra: per system a row-major copy of its slot, its
+/// pivots and FixedLU's diagonal shortcut, factorized and solved with FixedLU's arithmetic
+/// (FactorizeDense / SolveDense), one system after the other.
+class HostBatchLU {
+ public:
+  HostBatchLU(int systems, int n)
+      : n_(n), a_(static_cast<size_t>(systems) * static_cast<size_t>(n) * static_cast<size_t>(n)),
+        piv_(static_cast<size_t>(systems) * static_cast<size_t>(n)), diagonal_(static_cast<size_t>(systems), 0) {}
+
+  /// Factorizes the column-major slot of system `id`; false if singular or not finite.
+  bool Factorize(int id, const Real* slot) {
+    Real* a = A(id);
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < n_; ++j) a[i * n_ + j] = slot[j * n_ + i];
+    bool diagonal = false;
+    const bool ok = FactorizeDense(a, Piv(id), n_, diagonal);
+    diagonal_[static_cast<size_t>(id)] = diagonal ? 1 : 0;
+    return ok;
+  }
+  /// Solves with system `id`'s last factorization: x = A^-1 b.
+  void Solve(int id, const Real* b, Real* x) const {
+    SolveDense(A(id), Piv(id), n_, diagonal_[static_cast<size_t>(id)] != 0, b, x);
+  }
+
+ private:
+  Real* A(int id) { return a_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_) * static_cast<size_t>(n_); }
+  const Real* A(int id) const {
+    return a_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_) * static_cast<size_t>(n_);
+  }
+  int* Piv(int id) { return piv_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_); }
+  const int* Piv(int id) const { return piv_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_); }
+  int n_;
+  std::vector<Real> a_;
+  std::vector<int> piv_;
+  std::vector<unsigned char> diagonal_;
+};
+
+/// Statistics of a lockstep run.
+struct LockstepStatistics {
+  int rounds = 0;                 ///< rounds (one batched factorization and one batched solve each)
+  long long factorizations = 0;   ///< systems factorized, summed over the rounds
+  long long solves = 0;           ///< systems solved, summed over the rounds
+};
+
+/// Runs `count` systems in lockstep on the host until all are finished. Each round: the
+/// batch factorizes the slots of every system that asked for a factorization, those resume
+/// (OnFactorized, Advance); then the batch solves for every system that asks for a solve, and
+/// those resume (OnSolved, Advance). A system that asks for a factorization after a
+/// factorization or a solve waits for the next round, exactly as on the device.
+template <class Observer>
+LockstepStatistics RunLockstepOnHost(LockstepSystem<Observer>* const* systems, int count, HostBatchLU& lu) {
+  LockstepStatistics stats;
+  std::vector<int> list;
+  list.reserve(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) systems[i]->request = systems[i]->ga.Advance();
+  for (;;) {
+    bool pending = false;
+    list.clear();
+    for (int i = 0; i < count; ++i)
+      if (systems[i]->request == GeneralizedAlphaRequest::factorize) list.push_back(i);
+    if (!list.empty()) {
+      pending = true;
+      std::vector<unsigned char> ok(list.size());
+      for (size_t k = 0; k < list.size(); ++k) ok[k] = lu.Factorize(list[k], systems[list[k]]->la.a) ? 1 : 0;
+      for (size_t k = 0; k < list.size(); ++k) systems[list[k]]->Factorized(ok[k] != 0);
+      stats.factorizations += static_cast<long long>(list.size());
+    }
+    list.clear();
+    for (int i = 0; i < count; ++i)
+      if (systems[i]->request == GeneralizedAlphaRequest::solve) list.push_back(i);
+    if (!list.empty()) {
+      pending = true;
+      for (int id : list) lu.Solve(id, systems[id]->w.res, systems[id]->w.delta);
+      for (int id : list) systems[id]->Solved();
+      stats.solves += static_cast<long long>(list.size());
+    }
+    if (!pending) return stats;  // every system is finished
+    ++stats.rounds;
+  }
+}
+
+#endif  // !__CUDA_ARCH__
+
+}  // namespace mbsweep

@@ -1,0 +1,21 @@
+/// @file batch_lockstep.h
+/// The lockstep batch (common/lockstep.h) on the host: generalized-alpha systems advancing
+/// phase by phase, their factorizations and solves done per phase for the whole batch. This
+/// is the scheduling of the "cuda-cublas" evaluator with the host's LU in place of cuBLAS;
+/// its results equal the CPU batch runner's bit for bit, which tests the phase split of the
+/// integrator and the driver without a GPU.
+#pragma once
+
+#include "common/lockstep.h"
+#include "cpu/batch.h"
+
+namespace mbsweep {
+
+/// Evaluates a generalized-alpha batch in lockstep on the host (one thread). Values,
+/// statuses, counters and signals are filled in as by the CPU evaluator (backend name
+/// "cpu-lockstep"). Throws ValidationError for an explicit solver (the lockstep batch is
+/// generalized-alpha only) and for what CheckBatchProblem refuses. `stats` (optional)
+/// receives the number of rounds and batched operations.
+BatchResult EvaluateLockstepOnHost(const BatchProblem& p, LockstepStatistics* stats = nullptr);
+
+}  // namespace mbsweep
