@@ -57,14 +57,34 @@ class DenseLA {
       for (int i = 0; i < n; ++i) x[i] = b[i];
     for (int k = 0; k < n; ++k)
       if (piv_[static_cast<size_t>(k)] != k) std::swap(x[k], x[piv_[static_cast<size_t>(k)]]);
-    for (int j = 0; j < n; ++j) {  // unit lower triangle, column j of L at a + j n
+    // small systems with the size as a constant: the loops unroll and the vectorizer's set-up
+    // for runtime trip counts of 1 to 4 (most of a 5-unknown solve otherwise) goes away
+    switch (n) {
+      case 2: return Substitute<2>(a, n, x);
+      case 3: return Substitute<3>(a, n, x);
+      case 4: return Substitute<4>(a, n, x);
+      case 5: return Substitute<5>(a, n, x);
+      case 6: return Substitute<6>(a, n, x);
+      case 7: return Substitute<7>(a, n, x);
+      case 8: return Substitute<8>(a, n, x);
+      default: return Substitute<0>(a, n, x);
+    }
+  }
+
+ private:
+  /// Forward and back substitution on the transposed factors (column j of L and U at a + j n);
+  /// N > 0 is n known at compile time, N = 0 takes n.
+  template <int N>
+  static void Substitute(const Real* a, int n, Real* x) {
+    if (N > 0) n = N;
+    for (int j = 0; j < n; ++j) {  // unit lower triangle
       const Real xj = x[j];
-      const Real* c = a + Index(j, 0);
+      const Real* c = a + static_cast<size_t>(j) * static_cast<size_t>(n);
       MBS_NO_OVERLAP
       for (int i = j + 1; i < n; ++i) x[i] -= c[i] * xj;
     }
-    for (int j = n - 1; j >= 0; --j) {  // upper triangle, column j of U at a + j n
-      const Real* c = a + Index(j, 0);
+    for (int j = n - 1; j >= 0; --j) {  // upper triangle
+      const Real* c = a + static_cast<size_t>(j) * static_cast<size_t>(n);
       const Real xj = x[j] / c[j];
       x[j] = xj;
       MBS_NO_OVERLAP
@@ -72,7 +92,6 @@ class DenseLA {
     }
   }
 
- private:
   size_t Index(int i, int j) const { return static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j); }
 
   int n_ = 0;
