@@ -328,14 +328,14 @@ MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
   ConstraintEval e;
-  for (int i = 0; i < L.nNodes; ++i) {
+  for (int k = 0; k < L.nConstraintNodes; ++k) {
+    const int i = L.ints[L.constraintList + k];
     const NodeRecord nr = GetNodeRecord(L, i);
-    if (nr.nAE == 0) continue;
     NodeConstraintLocal(L, theta, q, v, i, false, e);
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
-  for (int i = 0; i < L.nObjects; ++i) {
-    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+  for (int k = 0; k < L.nConstraintObjects; ++k) {
+    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, false, e);
     if (!e.active) continue;
@@ -349,16 +349,16 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
-  for (int i = 0; i < L.nNodes; ++i) {
+  for (int k = 0; k < L.nConstraintNodes; ++k) {
+    const int i = L.ints[L.constraintList + k];
     const NodeRecord nr = GetNodeRecord(L, i);
-    if (nr.nAE == 0) continue;
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     c[nr.aeBegin] = e.C[0];
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
-  for (int i = 0; i < L.nObjects; ++i) {
+  for (int k = 0; k < L.nConstraintObjects; ++k) {
+    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
     const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
-    if (!IsConstraint(kind)) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
@@ -372,14 +372,14 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
 MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                              const Real* lambda, bool index2, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
-  for (int i = 0; i < L.nNodes; ++i) {
+  for (int k = 0; k < L.nConstraintNodes; ++k) {
+    const int i = L.ints[L.constraintList + k];
     const NodeRecord nr = GetNodeRecord(L, i);
-    if (nr.nAE == 0) continue;
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     c[nr.aeBegin] = e.C[0];
   }
-  for (int i = 0; i < L.nObjects; ++i) {
-    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+  for (int k = 0; k < L.nConstraintObjects; ++k) {
+    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
@@ -396,9 +396,9 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
                               Real gammaPrime, Real factorCqT, Real factorLambda, SinkCq& sCq, SinkCqT& sCqT,
                               SinkLambda& sLambda) {
   ConstraintEval e;
-  for (int i = 0; i < L.nNodes; ++i) {
+  for (int k = 0; k < L.nConstraintNodes; ++k) {
+    const int i = L.ints[L.constraintList + k];
     const NodeRecord nr = GetNodeRecord(L, i);
-    if (nr.nAE == 0) continue;
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     const Real fr = e.velocity ? gammaPrime : 1;
     for (int j = 0; j < e.nLocal; ++j) {
@@ -408,8 +408,8 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
       sCqT.add(nr.ode2Begin + j, nr.aeBegin, factorCqT * c);
     }
   }
-  for (int i = 0; i < L.nObjects; ++i) {
-    if (!IsConstraint(static_cast<ObjectKind>(L.object[i].kind))) continue;
+  for (int k = 0; k < L.nConstraintObjects; ++k) {
+    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     const Real fr = e.velocity ? gammaPrime : 1;

@@ -21,6 +21,9 @@
 /// ODE2 force list: [kind, item, a, b] per entry (ForceEntry), at LayoutView::forceList: the
 ///                 objects and loads that may add to the ODE2 right-hand side, in item order
 ///                 (objects, then loads), with indices resolved when the model is compiled
+/// Constraint list: at LayoutView::constraintList, the indices of the nodes with algebraic
+///                 equations (nConstraintNodes), then of the constraint objects
+///                 (nConstraintObjects), in item order
 #pragma once
 
 #include "common/layout.h"

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "common/system.h"
+#include "common/constraints.h"
 
 namespace mbsweep {
 
@@ -951,6 +951,19 @@ Layout Model::Compile() const {
   L.forceList = static_cast<int>(ints.size());
   L.nForces = static_cast<int>(forces.size()) / kForceEntryInts;
   ints.insert(ints.end(), forces.begin(), forces.end());
+
+  // the constraint list: nodes with algebraic equations, then constraint objects
+  L.constraintList = static_cast<int>(ints.size());
+  for (size_t i = 0; i < L.nodes.size(); ++i)
+    if (nrec[i].nAE > 0) {
+      ints.push_back(static_cast<int>(i));
+      ++L.nConstraintNodes;
+    }
+  for (size_t i = 0; i < L.objects.size(); ++i)
+    if (IsConstraint(static_cast<ObjectKind>(L.objects[i].kind))) {
+      ints.push_back(static_cast<int>(i));
+      ++L.nConstraintObjects;
+    }
   return L;
 }
 
@@ -986,6 +999,9 @@ LayoutView Layout::View() const {
   v.maxLocalODE2 = maxLocalODE2;
   v.forceList = forceList;
   v.nForces = nForces;
+  v.constraintList = constraintList;
+  v.nConstraintNodes = nConstraintNodes;
+  v.nConstraintObjects = nConstraintObjects;
   return v;
 }
 
