@@ -338,6 +338,47 @@ TEST(CompileRecords, CoordinateSpringDamperLocalToGlobal) {
   EXPECT_EQ(GetMarkerRecord(V, c1.value).coordinate, 1);
 }
 
+// The force list holds, in item order (objects, then loads), only what adds to the ODE2
+// right-hand side, with coordinate indices resolved; the constraint list holds the
+// constraint objects.
+TEST(CompileRecords, ForceAndConstraintLists) {
+  Model m;
+  const NodeIndex n = m.AddNode(MakeNodePoint({}));  // ODE2 0..2
+  const NodeIndex ground = m.AddNode(NodePointGround{});
+  const MarkerIndex g0 = m.AddMarker(CoordinateMarker(ground, 0));
+  const MarkerIndex c1 = m.AddMarker(CoordinateMarker(n, 1));
+  const MarkerIndex c2 = m.AddMarker(CoordinateMarker(n, 2));
+  ObjectMassPoint mp;  // object 0: no right-hand side
+  mp.physicsMass = 1;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  ObjectConnectorCoordinateSpringDamper inactive;  // object 1: inactive, left out
+  inactive.markerNumbers = {g0, c1};
+  inactive.activeConnector = false;
+  m.AddObject(inactive);
+  ObjectConnectorCoordinate constraint;  // object 2: a constraint, not a force
+  constraint.markerNumbers = {g0, c2};
+  m.AddObject(constraint);
+  ObjectConnectorCoordinateSpringDamper spring;  // object 3: ground side -1, node side ODE2 1
+  spring.markerNumbers = {g0, c1};
+  m.AddObject(spring);
+  LoadCoordinate onGround, onNode;  // load 0 on a ground coordinate (left out), load 1 on ODE2 2
+  onGround.markerNumber = g0;
+  onNode.markerNumber = c2;
+  m.AddLoad(onGround);
+  m.AddLoad(onNode);
+  const Layout L = m.Compile();
+  const LayoutView V = L.View();
+  ASSERT_EQ(V.nForces, 2);
+  const int* e = V.ints + V.forceList;
+  EXPECT_EQ(std::vector<int>(e, e + 2 * kForceEntryInts),
+            (std::vector<int>{static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1,
+                              static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0}));
+  EXPECT_EQ(V.nConstraintNodes, 0);
+  ASSERT_EQ(V.nConstraintObjects, 1);
+  EXPECT_EQ(V.ints[V.constraintList], 2);
+}
+
 // --------------------------------------- mass matrix ---------------------------------------
 
 // MassPoint: M = m*I3 on the node's coordinates.
