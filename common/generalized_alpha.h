@@ -175,6 +175,7 @@ class GeneralizedAlpha {
       gamma_ = 0.5 + alphaF_ - alphaM_;
       beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
     }
+    aAlgFactor_ = (1 - alphaF_) / (1 - alphaM_);
     constantMass_ = MassMatrixIsConstant(L, theta);
     constantMatrix_ = constantMass_ && IterationJacobiansAreConstant(L);
   }
@@ -551,10 +552,9 @@ class GeneralizedAlpha {
     phase_ = Phase::stepStart;
     if (st == SolveStatus::ok) {
       if (fullNewton_ && P_.useModifiedNewton) haveJacobian_ = false;  // next step: modified Newton, fresh Jacobian
-      const Real c = (1 - alphaF_) / (1 - alphaM_);
       if (!P_.useNewmark)
         MBS_NO_OVERLAP
-        for (int i = 0; i < n2_; ++i) w_.aAlg[i] += c * w_.a[i];
+        for (int i = 0; i < n2_; ++i) w_.aAlg[i] += aAlgFactor_ * w_.a[i];
       t_ = t_ + hStep_ >= P_.endTime - 1e-10 ? P_.endTime : t_ + hStep_;
       ++info_.steps;
       const bool final = t_ >= P_.endTime - 1e-10;
@@ -625,6 +625,7 @@ class GeneralizedAlpha {
   Observer& obs_;
   int n2_ = 0, n1_ = 0, nA_ = 0, N_ = 0;
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
+  Real aAlgFactor_ = 0;  ///< (1 - alphaF) / (1 - alphaM): the end-of-step update of aAlg
   bool haveJacobian_ = false;
   Real lastH_ = -1;
   bool constantMass_ = false;    ///< MassMatrixIsConstant
