@@ -4,9 +4,36 @@
 #include <cmath>
 #include <vector>
 
+#include "common/creators.h"
 #include "common/model.h"
 
 namespace mbsweep::test {
+
+/// A compiled model with its default theta row and the sensor the batch tests observe.
+struct BatchFixture {
+  Model model;
+  Layout layout;
+  std::vector<Real> theta0;
+  int sensor = -1;
+};
+
+/// Pendulum (distance constraint, index 3) with a spring to ground on the bob: 3 unknowns;
+/// the batch-evaluator tests (cpu, lockstep, cuda) vary its mass and stiffness.
+inline BatchFixture PendulumBatchFixture() {
+  BatchFixture f;
+  const ObjectIndex ground = CreateGround(f.model);
+  auto bob = CreateMassPoint(f.model, "bob", {1, 0, 0}, 1.0, {}, {}, {0, -9.81, 0}, true);
+  CreateDistanceConstraint(f.model, "rod", {ground, bob.body});
+  CreateSpringDamper(f.model, "spring", {ground, bob.body}, {1.5, 0, 0}, {0, 0, 0}, 50.0, 0.5);
+  SensorNode s;
+  s.nodeNumber = bob.node;
+  s.outputVariableType = OutputVariableType::Position;
+  s.writeToFile = false;
+  f.sensor = f.model.AddSensor(s).value;
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+  return f;
+}
 
 /// Slope of log(err) over log(h) by least squares.
 inline double ConvergenceSlope(const std::vector<double>& h, const std::vector<double>& err) {

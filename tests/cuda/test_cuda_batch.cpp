@@ -7,35 +7,15 @@
 #include <cmath>
 
 #include "common/creators.h"
+#include "tests/cpu/test_util.h"
 #include "cuda/evaluator_cuda.h"
 #include "studies/evaluators.h"
 
 namespace mbsweep {
 namespace {
 
-struct Fixture {
-  Model model;
-  Layout layout;
-  std::vector<Real> theta0;
-  int sensor = -1;
-};
-
-// Pendulum (distance constraint, index 3) with a spring to ground on the bob: 3 unknowns.
-Fixture Pendulum() {
-  Fixture f;
-  const ObjectIndex ground = CreateGround(f.model);
-  auto bob = CreateMassPoint(f.model, "bob", {1, 0, 0}, 1.0, {}, {}, {0, -9.81, 0}, true);
-  CreateDistanceConstraint(f.model, "rod", {ground, bob.body});
-  CreateSpringDamper(f.model, "spring", {ground, bob.body}, {1.5, 0, 0}, {0, 0, 0}, 50.0, 0.5);
-  SensorNode s;
-  s.nodeNumber = bob.node;
-  s.outputVariableType = OutputVariableType::Position;
-  s.writeToFile = false;
-  f.sensor = f.model.AddSensor(s).value;
-  f.layout = f.model.Compile();
-  f.theta0 = f.model.Theta0();
-  return f;
-}
+using Fixture = test::BatchFixture;
+constexpr auto Pendulum = test::PendulumBatchFixture;
 
 BatchProblem Grid(const Fixture& f, int n, bool withFailures) {
   ParameterMap map(f.layout, f.theta0);
