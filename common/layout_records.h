@@ -87,6 +87,8 @@ enum class ForceEntry : int {
   GenericODE2 = 2,             ///< ObjectGenericODE2 (its K, D, F)
   CoordinateLoad = 3,          ///< LoadCoordinate on a node coordinate; a: its global ODE2 index
   Load = 4,                    ///< force, torque or mass-proportional load
+  BodyMassLoad = 5,            ///< LoadMassProportional on a point mass or rigid body; a: the body,
+                               ///< b: its first global ODE2 index
 };
 constexpr int kForceEntryInts = 4;
 

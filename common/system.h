@@ -342,6 +342,14 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
   return 3;
 }
 
+/// Translational coordinates of a body that a mass-proportional load acting at its node
+/// enters (the centre of mass at the node): 3 or 2; 0 for other bodies.
+MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
+  return k == ObjectKind::MassPoint || k == ObjectKind::RigidBody ? 3
+         : k == ObjectKind::MassPoint2D || k == ObjectKind::RigidBody2D ? 2
+                                                                        : 0;
+}
+
 /// Generalized forces of one force, torque or mass-proportional load on the coordinates of
 /// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
 /// contribution). A LoadCoordinate is added by ComputeODE2RHS directly and has no Jacobian.
@@ -359,12 +367,10 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
     const Real mass = BodyMassAndCenter(L, theta, obj, com);
     vec = mass * vec;
     const ObjectKind bk = static_cast<ObjectKind>(L.object[obj].kind);
-    if (com[0] == 0 && com[1] == 0 && com[2] == 0 &&
-        (bk == ObjectKind::MassPoint || bk == ObjectKind::MassPoint2D || bk == ObjectKind::RigidBody2D ||
-         bk == ObjectKind::RigidBody)) {
+    if (com[0] == 0 && com[1] == 0 && com[2] == 0 && BodyMassLoadCoordinates(bk) > 0) {
       // the force acts at the node's reference point: it enters the translational coordinates
       // only (the first 2 or 3 of the node; it does not depend on the coordinates)
-      n = (bk == ObjectKind::MassPoint || bk == ObjectKind::RigidBody) ? 3 : 2;
+      n = BodyMassLoadCoordinates(bk);
       first = GetObjectRecord(L, obj).ltgODE2[0];
       for (int j = 0; j < n; ++j) loc[j] = vec[j];
       return;
@@ -457,7 +463,15 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
     }
   }
   for (int i = 0; i < L.nLoads; ++i) {
-    if (static_cast<LoadKind>(L.load[i].kind) != LoadKind::Coordinate) {
+    const LoadKind lk = static_cast<LoadKind>(L.load[i].kind);
+    if (lk == LoadKind::MassProportional) {
+      const int body = GetMarkerRecord(L, GetLoadRecord(L, i).marker).target;
+      if (BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[body].kind)) > 0) {
+        e.insert(e.end(), {static_cast<int>(ForceEntry::BodyMassLoad), i, body, GetObjectRecord(L, body).ltgODE2[0]});
+        continue;
+      }
+    }
+    if (lk != LoadKind::Coordinate) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::Load), i, 0, 0});
       continue;
     }
@@ -521,6 +535,22 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
         const Real* p;
         const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
         f[e[2]] += s * p[0];
+        break;
+      }
+      case ForceEntry::BodyMassLoad: {  // as LoadLocal, without its decoding
+        Vec3 com;
+        const Real mass = BodyMassAndCenter(L, theta, e[2], com);
+        if (com[0] == 0 && com[1] == 0 && com[2] == 0) {
+          const Real* p;
+          const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
+          const Vec3 vec = mass * (s * LoadVec3(p));
+          const int n = BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[e[2]].kind));
+          for (int a = 0; a < n; ++a) f[e[3] + a] += vec[a];
+          break;
+        }
+        int first, n;  // centre of mass off the node: the general path
+        LoadLocal(L, theta, t, q, v, loadFactor, i, loc, first, n);
+        for (int a = 0; a < n; ++a) f[first + a] += loc[a];
         break;
       }
       case ForceEntry::Load: {

@@ -351,7 +351,10 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   ObjectMassPoint mp;  // object 0: no right-hand side
   mp.physicsMass = 1;
   mp.nodeNumber = n;
-  m.AddObject(mp);
+  const ObjectIndex body = m.AddObject(mp);
+  MarkerBodyMass bm;
+  bm.bodyNumber = body;
+  const MarkerIndex mass = m.AddMarker(bm);
   ObjectConnectorCoordinateSpringDamper inactive;  // object 1: inactive, left out
   inactive.markerNumbers = {g0, c1};
   inactive.activeConnector = false;
@@ -367,13 +370,18 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   onNode.markerNumber = c2;
   m.AddLoad(onGround);
   m.AddLoad(onNode);
+  LoadMassProportional gravity;  // load 2 on the mass point, its coordinates from ODE2 0
+  gravity.markerNumber = mass;
+  gravity.loadVector = {0, -9.81, 0};
+  m.AddLoad(gravity);
   const Layout L = m.Compile();
   const LayoutView V = L.View();
-  ASSERT_EQ(V.nForces, 2);
+  ASSERT_EQ(V.nForces, 3);
   const int* e = V.ints + V.forceList;
-  EXPECT_EQ(std::vector<int>(e, e + 2 * kForceEntryInts),
+  EXPECT_EQ(std::vector<int>(e, e + 3 * kForceEntryInts),
             (std::vector<int>{static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1,
-                              static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0}));
+                              static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0,
+                              static_cast<int>(ForceEntry::BodyMassLoad), 2, 0, 0}));
   EXPECT_EQ(V.nConstraintNodes, 0);
   ASSERT_EQ(V.nConstraintObjects, 1);
   EXPECT_EQ(V.ints[V.constraintList], 2);
