@@ -44,15 +44,7 @@ BatchProblem Grid(const Fixture& f, const GridOptions& o) {
   s.timeIntegration.newton.useModifiedNewton = o.modifiedNewton;
   s.timeIntegration.adaptiveStep = o.adaptiveStep;
   s.solutionSettings.sensorsWritePeriod = 0;
-  ObjectiveSetDescription d;
-  ObjectiveDescription a, b;
-  a.kind = "FinalValue";
-  a.sensor = f.sensor;
-  b.kind = "RMS";
-  b.sensor = f.sensor;
-  b.component = 1;
-  d.objectives = {a, b};
-  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, BuildObjectives(d, f.layout, f.theta0));
+  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, test::PendulumBatchObjectives(f));
 }
 
 bool SameBits(Real a, Real b) { return std::memcmp(&a, &b, sizeof(Real)) == 0; }

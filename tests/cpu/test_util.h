@@ -6,6 +6,7 @@
 
 #include "common/creators.h"
 #include "common/model.h"
+#include "common/objectives_host.h"
 
 namespace mbsweep::test {
 
@@ -33,6 +34,19 @@ inline BatchFixture PendulumBatchFixture() {
   f.layout = f.model.Compile();
   f.theta0 = f.model.Theta0();
   return f;
+}
+
+/// The objectives of the pendulum batch tests: the bob's final position and the RMS of its y.
+inline CompiledObjectives PendulumBatchObjectives(const BatchFixture& f) {
+  ObjectiveSetDescription d;
+  ObjectiveDescription a, b;
+  a.kind = "FinalValue";
+  a.sensor = f.sensor;
+  b.kind = "RMS";
+  b.sensor = f.sensor;
+  b.component = 1;
+  d.objectives = {a, b};
+  return BuildObjectives(d, f.layout, f.theta0);
 }
 
 /// Slope of log(err) over log(h) by least squares.

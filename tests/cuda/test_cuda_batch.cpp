@@ -34,15 +34,7 @@ BatchProblem Grid(const Fixture& f, int n, bool withFailures) {
   s.timeIntegration.newton.maxIterations = withFailures ? 4 : 25;
   s.timeIntegration.adaptiveStep = !withFailures;
   s.solutionSettings.sensorsWritePeriod = 0;
-  ObjectiveSetDescription d;
-  ObjectiveDescription a, b;
-  a.kind = "FinalValue";
-  a.sensor = f.sensor;
-  b.kind = "RMS";
-  b.sensor = f.sensor;
-  b.component = 1;
-  d.objectives = {a, b};
-  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, BuildObjectives(d, f.layout, f.theta0));
+  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, test::PendulumBatchObjectives(f));
 }
 
 #define REQUIRE_CUDA()                                       \
