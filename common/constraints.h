@@ -329,13 +329,13 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
                                           const Real* lambda, Real* f) {
   ConstraintEval e;
   for (int k = 0; k < L.nConstraintNodes; ++k) {
-    const int i = L.ints[L.constraintList + k];
+    const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, false, e);
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
   for (int k = 0; k < L.nConstraintObjects; ++k) {
-    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
+    const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, false, e);
     if (!e.active) continue;
@@ -350,14 +350,14 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int k = 0; k < L.nConstraintNodes; ++k) {
-    const int i = L.ints[L.constraintList + k];
+    const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     c[nr.aeBegin] = e.C[0];
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
   for (int k = 0; k < L.nConstraintObjects; ++k) {
-    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
+    const int i = ConstraintObject(L, k);
     const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
@@ -373,13 +373,13 @@ MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, c
                              const Real* lambda, bool index2, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   for (int k = 0; k < L.nConstraintNodes; ++k) {
-    const int i = L.ints[L.constraintList + k];
+    const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     c[nr.aeBegin] = e.C[0];
   }
   for (int k = 0; k < L.nConstraintObjects; ++k) {
-    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
+    const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
@@ -397,7 +397,7 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
                               SinkLambda& sLambda) {
   ConstraintEval e;
   for (int k = 0; k < L.nConstraintNodes; ++k) {
-    const int i = L.ints[L.constraintList + k];
+    const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     const Real fr = e.velocity ? gammaPrime : 1;
@@ -409,7 +409,7 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
     }
   }
   for (int k = 0; k < L.nConstraintObjects; ++k) {
-    const int i = L.ints[L.constraintList + L.nConstraintNodes + k];
+    const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     const Real fr = e.velocity ? gammaPrime : 1;

@@ -131,8 +131,7 @@ MBS_HD_INLINE Real NormSq(const Real* x, int n) {
 /// factorized once per step size, which changes no result: a recomputed one would be the same
 /// bit for bit.
 MBS_HD_INLINE bool IterationJacobiansAreConstant(const LayoutView& L) {
-  for (int i = 0; i < L.nNodes; ++i)
-    if (GetNodeRecord(L, i).nAE) return false;
+  if (L.nConstraintNodes > 0) return false;  // the Euler-parameter norm
   for (int i = 0; i < L.nObjects; ++i) {
     switch (static_cast<ObjectKind>(L.object[i].kind)) {
       case ObjectKind::Ground:
@@ -495,19 +494,22 @@ class GeneralizedAlpha {
   MBS_HD void BeginStep() {
     t1_ = t_ + hStep_;
     iterations_ = 0;
-    residual_ = 0;
-    const Real h = hStep_;
-    Predictor(h);
-    residual_ = Residual(t1_, h, info_);
-    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
-    const bool converged = residual_ <= P_.absoluteTolerance;
     const bool modified = P_.useModifiedNewton;
     fullNewton_ = !modified;
-    if (modified && (P_.modifiedNewtonJacUpdatePerStep || h != lastH_)) haveJacobian_ = false;
-    lastH_ = h;
+    if (modified && (P_.modifiedNewtonJacUpdatePerStep || hStep_ != lastH_)) haveJacobian_ = false;
+    lastH_ = hStep_;
     restarts_ = 0;
+    PredictAndTest();
+  }
+
+  /// Predictor and the initial residual of the step attempt; Newton follows unless that residual
+  /// is already within the absolute tolerance.
+  MBS_HD void PredictAndTest() {
+    Predictor(hStep_);
+    residual_ = Residual(t1_, hStep_, info_);
+    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
     lastResidual_ = residual_;
-    if (converged)
+    if (residual_ <= P_.absoluteTolerance)
       StepEnds(SolveStatus::ok);
     else
       phase_ = Phase::newtonIterate;
@@ -573,15 +575,9 @@ class GeneralizedAlpha {
   /// full Newton (once per step).
   MBS_HD_COLD void RestartStep() {
     if (++restarts_ > 1) return StepEnds(SolveStatus::diverged);
-    const Real h = hStep_;
     fullNewton_ = true;
     haveJacobian_ = false;
-    Predictor(h);
-    residual_ = Residual(t1_, h, info_);
-    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
-    lastResidual_ = residual_;
-    if (residual_ <= P_.absoluteTolerance) return StepEnds(SolveStatus::ok);
-    phase_ = Phase::newtonIterate;
+    PredictAndTest();
   }
 
   /// A failed step attempt: back to its start with a smaller step, or the end of the run.

@@ -232,6 +232,11 @@ MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, cons
 /// (body's) frame (Exudyn's A_t u).
 MBS_HD_INLINE Vec3 BodyVectorRate(const Kinematics& k, const Vec3& u) { return k.A * Cross(k.omegaLocal, u); }
 
+/// True if the ObjectRigidBody2D whose parameters start at p (mass, inertia, centre of mass
+/// x, y) has its centre of mass at the node: then its mass matrix is the constant diag(m, m, J)
+/// and it has no velocity terms.
+MBS_HD_INLINE bool PlanarCenterOfMassAtNode(const Real* p) { return p[2] == 0 && p[3] == 0; }
+
 /// Mass and local centre-of-mass position of a body (for mass-proportional loads and the
 /// BodyMass marker); bodies without a centre-of-mass offset return the reference point.
 MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int obj, Vec3& com) {

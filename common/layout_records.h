@@ -92,6 +92,13 @@ enum class ForceEntry : int {
 };
 constexpr int kForceEntryInts = 4;
 
+/// Node index of the k-th node with algebraic equations (k < nConstraintNodes).
+MBS_HD_INLINE int ConstraintNode(const LayoutView& L, int k) { return L.ints[L.constraintList + k]; }
+/// Object index of the k-th constraint object (k < nConstraintObjects).
+MBS_HD_INLINE int ConstraintObject(const LayoutView& L, int k) {
+  return L.ints[L.constraintList + L.nConstraintNodes + k];
+}
+
 /// Largest number of coordinates of a node with position/orientation (rigid EP node).
 constexpr int kMaxNodeCoords = 7;
 /// Largest number of local ODE2 coordinates of a connector/joint (two rigid EP nodes).

@@ -245,7 +245,7 @@ MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int
 /// coordinate difference dq = q1 - q0 and velocity difference dv.
 MBS_HD_INLINE Real CoordinateSpringDamperForce(const Real* p, Real dq, Real dv) { return p[0] * (dq - p[2]) + p[1] * dv; }
 
-/// Local right-hand side of a connector over [marker0 coords, marker1 coords].
+/// Local right-hand side of a position or rigid connector over [marker0 coords, marker1 coords].
 MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                      Real* fLoc) {
   const ObjectRecord o = GetObjectRecord(L, obj);
@@ -275,20 +275,11 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
     }
     AddTorque(s.k0, m, fLoc, 0);
     AddTorque(s.k1, -m, fLoc, s.k0.n);
-  } else if (kind == ObjectKind::ConnectorCoordinateSpringDamper) {
-    if (!o.extra[2]) return;
-    Real q0, v0, q1, v1;
-    MarkerCoordinate(L, q, v, nullptr, o.extra[0], q0, v0);
-    MarkerCoordinate(L, q, v, nullptr, o.extra[1], q1, v1);
-    const Real f = CoordinateSpringDamperForce(theta + L.object[obj].theta, q1 - q0, v1 - v0);
-    const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
-    if (n0) fLoc[0] += f;
-    if (o.nLocalODE2 > n0) fLoc[n0] -= f;
   }
 }
 
-/// Local ODE2 right-hand side of any object with local coordinates (bodies, connectors);
-/// generic objects are handled globally.
+/// Local ODE2 right-hand side of an object of a HasLocalRHSKind kind (bodies, position and
+/// rigid connectors).
 MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                   Real* fLoc) {
   const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
@@ -296,15 +287,17 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, cons
   else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
 }
 
+/// Object kinds whose right-hand side ObjectLocalRHS computes (coordinate spring-dampers and
+/// generic objects are added to the global vector directly).
+MBS_HD_INLINE bool HasLocalRHSKind(ObjectKind k) {
+  return k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k);
+}
+
 /// True if object obj has a local right-hand side that is not always zero: a planar rigid body
 /// has velocity terms only with its centre of mass off the node (skipping it saves the call).
 MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
-  if (k == ObjectKind::RigidBody2D) {
-    const Real* p = theta + L.object[obj].theta;
-    return p[2] != 0 || p[3] != 0;
-  }
-  return k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k) ||
-         k == ObjectKind::ConnectorCoordinateSpringDamper;
+  if (k == ObjectKind::RigidBody2D) return !PlanarCenterOfMassAtNode(theta + L.object[obj].theta);
+  return HasLocalRHSKind(k);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -350,6 +343,16 @@ MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
                                                                         : 0;
 }
 
+/// True if a mass-proportional load on body obj acts at its node (centre of mass at the node, a
+/// body kind of BodyMassLoadCoordinates): then mass times the load enters the node's first n
+/// coordinates and does not depend on the coordinates.
+MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, int obj, Real& mass, int& n) {
+  Vec3 com;
+  mass = BodyMassAndCenter(L, theta, obj, com);
+  n = BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[obj].kind));
+  return com[0] == 0 && com[1] == 0 && com[2] == 0 && n > 0;
+}
+
 /// Generalized forces of one force, torque or mass-proportional load on the coordinates of
 /// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
 /// contribution). A LoadCoordinate is added by ComputeODE2RHS directly and has no Jacobian.
@@ -363,18 +366,15 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
   Vec3 vec = s * LoadVec3(p);
   if (kind == LoadKind::MassProportional) {
     const int obj = GetMarkerRecord(L, r.marker).target;
-    Vec3 com;
-    const Real mass = BodyMassAndCenter(L, theta, obj, com);
-    vec = mass * vec;
-    const ObjectKind bk = static_cast<ObjectKind>(L.object[obj].kind);
-    if (com[0] == 0 && com[1] == 0 && com[2] == 0 && BodyMassLoadCoordinates(bk) > 0) {
-      // the force acts at the node's reference point: it enters the translational coordinates
-      // only (the first 2 or 3 of the node; it does not depend on the coordinates)
-      n = BodyMassLoadCoordinates(bk);
+    Real mass;
+    if (BodyMassLoadAtNode(L, theta, obj, mass, n)) {
+      vec = mass * vec;
       first = GetObjectRecord(L, obj).ltgODE2[0];
       for (int j = 0; j < n; ++j) loc[j] = vec[j];
       return;
     }
+    Vec3 com;
+    vec = BodyMassAndCenter(L, theta, obj, com) * vec;
     BodyKinematics(L, theta, q, v, obj, com, k);
   } else {
     MarkerKinematics(L, theta, q, v, r.marker, k);
@@ -404,9 +404,8 @@ MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real
       const Real m = theta[L.object[i].theta];
       if (m != 0)
         for (int a = 0; a < o.nLocalODE2; ++a) M.add(o.ltgODE2[a], o.ltgODE2[a], m);
-    } else if (k == ObjectKind::RigidBody2D && theta[L.object[i].theta + 2] == 0 &&
-               theta[L.object[i].theta + 3] == 0) {  // centre of mass at the node: diag(m, m, J)
-      const Real* p = theta + L.object[i].theta;
+    } else if (k == ObjectKind::RigidBody2D && PlanarCenterOfMassAtNode(theta + L.object[i].theta)) {
+      const Real* p = theta + L.object[i].theta;  // diag(m, m, J)
       M.add(o.ltgODE2[0], o.ltgODE2[0], p[0]);
       M.add(o.ltgODE2[1], o.ltgODE2[1], p[0]);
       M.add(o.ltgODE2[2], o.ltgODE2[2], p[1]);
@@ -434,8 +433,7 @@ MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) 
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     if (k == ObjectKind::RigidBody) return false;
-    if (k == ObjectKind::RigidBody2D && (theta[L.object[i].theta + 2] != 0 || theta[L.object[i].theta + 3] != 0))
-      return false;
+    if (k == ObjectKind::RigidBody2D && !PlanarCenterOfMassAtNode(theta + L.object[i].theta)) return false;
   }
   return true;
 }
@@ -455,8 +453,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
       const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
       e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
                          n1 ? o.ltgODE2[n0] : -1});
-    } else if (k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) ||
-               IsRigidConnector(k)) {
+    } else if (HasLocalRHSKind(k)) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, 0, 0});
     } else if (k == ObjectKind::GenericODE2) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
@@ -537,21 +534,17 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
         f[e[2]] += s * p[0];
         break;
       }
-      case ForceEntry::BodyMassLoad: {  // as LoadLocal, without its decoding
-        Vec3 com;
-        const Real mass = BodyMassAndCenter(L, theta, e[2], com);
-        if (com[0] == 0 && com[1] == 0 && com[2] == 0) {
+      case ForceEntry::BodyMassLoad: {  // LoadLocal's common case, without its decoding
+        Real mass;
+        int n;
+        if (BodyMassLoadAtNode(L, theta, e[2], mass, n)) {
           const Real* p;
           const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
           const Vec3 vec = mass * (s * LoadVec3(p));
-          const int n = BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[e[2]].kind));
           for (int a = 0; a < n; ++a) f[e[3] + a] += vec[a];
           break;
         }
-        int first, n;  // centre of mass off the node: the general path
-        LoadLocal(L, theta, t, q, v, loadFactor, i, loc, first, n);
-        for (int a = 0; a < n; ++a) f[first + a] += loc[a];
-        break;
+        [[fallthrough]];  // centre of mass off the node: the general path
       }
       case ForceEntry::Load: {
         int first, n;

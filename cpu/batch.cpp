@@ -129,7 +129,6 @@ void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, const 
   std::vector<Real> work(static_cast<size_t>(explicitSolver ? ExplicitWorkSize(p.solver, L.nODE2, L.nODE1)
                                                             : GeneralizedAlphaWorkSize(L)) + 1);
   auto la = std::make_unique<FixedLU<C>>();
-  Real out[kMaxObjectives + 1];
   constexpr int kChunk = 8;
   for (;;) {
     const int begin = next.fetch_add(kChunk);
@@ -154,10 +153,7 @@ void RunRange(const BatchProblem& p, const GeneralizedAlphaParameters& P, const 
       r.info[static_cast<size_t>(i)] = info;
       r.status[static_cast<size_t>(i)] = info.status;
       if (p.signalRows > 0) r.signalCount[static_cast<size_t>(i)] = obs.signalRows;
-      if (info.status == SolveStatus::ok) {
-        obs.Finalize(out);
-        for (int k = 0; k < nv; ++k) values[k] = out[k];
-      }
+      if (info.status == SolveStatus::ok) obs.Finalize(values);  // the row's nv values
     }
   }
 }

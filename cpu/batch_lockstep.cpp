@@ -55,7 +55,6 @@ BatchResult EvaluateLockstepOnHost(const BatchProblem& p, LockstepStatistics* st
   const LockstepStatistics s = RunLockstepOnHost(systems.data(), static_cast<int>(m), lu);
   if (stats) *stats = s;
 
-  Real out[kMaxObjectives + 1];
   for (size_t k = 0; k < m; ++k) {
     const size_t i = static_cast<size_t>(ids[k]);
     System& sys = *systems[k];
@@ -63,10 +62,7 @@ BatchResult EvaluateLockstepOnHost(const BatchProblem& p, LockstepStatistics* st
     r.info[i] = info;
     r.status[i] = info.status;
     if (p.signalRows > 0) r.signalCount[i] = sys.obs.signalRows;
-    if (info.status == SolveStatus::ok) {
-      sys.obs.Finalize(out);
-      for (int v = 0; v < nv; ++v) r.values[i * static_cast<size_t>(nv) + static_cast<size_t>(v)] = out[v];
-    }
+    if (info.status == SolveStatus::ok) sys.obs.Finalize(r.values.data() + i * static_cast<size_t>(nv));
     sys.~System();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

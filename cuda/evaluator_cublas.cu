@@ -155,12 +155,7 @@ __global__ void FinishKernel(ChunkArrays c, int nSystems, Real* __restrict__ val
   info[i] = r;
   status[i] = static_cast<int>(r.status);
   if (signalRows > 0) signalCount[i] = s.obs.signalRows;
-  if (r.status == SolveStatus::ok) {
-    Real tmp[kMaxObjectives + 1];
-    s.obs.Finalize(tmp);
-    Real* out = values + static_cast<size_t>(i) * nValues;
-    for (int k = 0; k < nValues; ++k) out[k] = tmp[k];
-  }
+  if (r.status == SolveStatus::ok) s.obs.Finalize(values + static_cast<size_t>(i) * nValues);
 }
 
 class CublasEvaluator final : public Evaluator {

@@ -91,11 +91,7 @@ __global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nT
   info[i] = r;
   status[i] = static_cast<int>(r.status);
   if (rec.rows > 0) rec.count[i] = obs.signalRows;
-  if (r.status == SolveStatus::ok) {
-    Real tmp[kMaxObjectives + 1];
-    obs.Finalize(tmp);
-    for (int k = 0; k < nValues; ++k) out[k] = tmp[k];
-  }
+  if (r.status == SolveStatus::ok) obs.Finalize(out);  // the row's nValues values
 }
 
 

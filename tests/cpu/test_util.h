@@ -1,12 +1,16 @@
 // Small helpers shared by the CPU solver tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "common/creators.h"
 #include "common/model.h"
 #include "common/objectives_host.h"
+#include "cpu/batch.h"
 
 namespace mbsweep::test {
 
@@ -34,6 +38,28 @@ inline BatchFixture PendulumBatchFixture() {
   f.layout = f.model.Compile();
   f.theta0 = f.model.Theta0();
   return f;
+}
+
+/// For the evaluators that run generalized-alpha only: evaluate(problem) on an RK44 batch (a
+/// spring-damper pendulum over two stiffnesses) must throw a ValidationError naming the rule.
+template <class Evaluate>
+void ExpectRefusesExplicitSolver(Evaluate evaluate) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m);
+  auto bob = CreateMassPoint(m, "bob", {1, 0, 0}, 1.0, {}, {0, 0.5, 0}, {0, -9.81, 0});
+  CreateSpringDamper(m, "spring", {ground, bob.body}, {0, 0, 0}, {0, 0, 0}, 200.0, 0.5, 0.8);
+  const Layout layout = m.Compile();
+  ParameterMap map(layout, m.Theta0());
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  const BatchProblem p =
+      MakeBatch(layout, map, {100, 200}, DynamicSolverType::RK44, SimulationSettings{}, CompiledObjectives{});
+  try {
+    evaluate(p);
+    FAIL() << "explicit solver accepted";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("GeneralizedAlpha only"), std::string::npos) << e.what();
+  }
 }
 
 /// The objectives of the pendulum batch tests: the bob's final position and the RMS of its y.
