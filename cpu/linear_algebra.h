@@ -24,13 +24,17 @@ namespace mbsweep {
 /// independently, instead of one strictly ordered row sum whose additions wait for each
 /// other. With modified Newton there are many solves per factorization; for the 21 unknowns
 /// of the slider-crank this makes the solver about 14 % faster (CPU time; the instruction
-/// count is the same). The results differ from the row form in round-off only.
+/// count is the same). The back substitution multiplies by the reciprocals of U's diagonal,
+/// computed once per factorization: its divisions waited for each other (a division takes
+/// several times a multiplication's latency), which made them most of a small system's solve.
+/// The results differ from the row form with divisions in round-off only.
 class DenseLA {
  public:
   void Resize(int n) {
     n_ = n;
     a_.assign(static_cast<size_t>(n) * static_cast<size_t>(n), 0.);
     piv_.assign(static_cast<size_t>(n), 0);
+    inverseDiagonal_.assign(static_cast<size_t>(n), 0.);
   }
   void SetZero() { std::fill(a_.begin(), a_.end(), 0.); }
   void add(int i, int j, Real v) { a_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)] += v; }
@@ -43,12 +47,14 @@ class DenseLA {
     if (!LUFactorize(a_.data(), piv_.data(), n_)) return false;
     for (int i = 0; i < n_; ++i)
       for (int j = i + 1; j < n_; ++j) std::swap(a_[Index(i, j)], a_[Index(j, i)]);
+    for (int i = 0; i < n_; ++i) inverseDiagonal_[static_cast<size_t>(i)] = 1 / a_[Index(i, i)];
     return true;
   }
   /// Solves A x = b (x may alias b).
   void Solve(const Real* b, Real* x) const {
     const int n = n_;
     const Real* a = a_.data();
+    const Real* d = inverseDiagonal_.data();
     if (diagonal_) {
       for (int i = 0; i < n; ++i) x[i] = b[i] * a[Index(i, i)];
       return;
@@ -60,24 +66,24 @@ class DenseLA {
     // small systems with the size as a constant: the loops unroll and the vectorizer's set-up
     // for runtime trip counts of 1 to 4 (most of a 5-unknown solve otherwise) goes away
     switch (n) {
-      case 2: return Substitute<2>(a, n, x);
-      case 3: return Substitute<3>(a, n, x);
-      case 4: return Substitute<4>(a, n, x);
-      case 5: return Substitute<5>(a, n, x);
-      case 6: return Substitute<6>(a, n, x);
-      case 7: return Substitute<7>(a, n, x);
-      case 8: return Substitute<8>(a, n, x);
-      default: return Substitute<0>(a, n, x);
+      case 2: return Substitute<2>(a, d, n, x);
+      case 3: return Substitute<3>(a, d, n, x);
+      case 4: return Substitute<4>(a, d, n, x);
+      case 5: return Substitute<5>(a, d, n, x);
+      case 6: return Substitute<6>(a, d, n, x);
+      case 7: return Substitute<7>(a, d, n, x);
+      case 8: return Substitute<8>(a, d, n, x);
+      default: return Substitute<0>(a, d, n, x);
     }
   }
 
  private:
-  /// Forward and back substitution on the transposed factors (column j of L and U at a + j n);
-  /// N > 0 is n known at compile time, N = 0 takes n. Columns go in pairs: each unknown takes
+  /// Forward and back substitution on the transposed factors (column j of L and U at a + j n,
+  /// d the reciprocals of U's diagonal); N > 0 is n known at compile time, N = 0 takes n. Columns go in pairs: each unknown takes
   /// the update of column j and then of column j + 1 in one pass, the same operations in the
   /// same order as one column at a time, with half the passes over x.
   template <int N>
-  static void Substitute(const Real* a, int n, Real* x) {
+  static void Substitute(const Real* a, const Real* d, int n, Real* x) {
     if (N > 0) n = N;
     const size_t stride = static_cast<size_t>(n);
     int j = 0;
@@ -93,20 +99,21 @@ class DenseLA {
     for (j = n - 1; j >= 1; j -= 2) {  // upper triangle
       const Real* c0 = a + static_cast<size_t>(j) * stride;
       const Real* c1 = c0 - stride;
-      const Real x0 = x[j] / c0[j];
+      const Real x0 = x[j] * d[j];
       x[j] = x0;
-      const Real x1 = (x[j - 1] - c0[j - 1] * x0) / c1[j - 1];
+      const Real x1 = (x[j - 1] - c0[j - 1] * x0) * d[j - 1];
       x[j - 1] = x1;
       MBS_NO_OVERLAP
       for (int i = 0; i < j - 1; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1;
     }
-    if (j == 0) x[0] = x[0] / a[0];
+    if (j == 0) x[0] = x[0] * d[0];
   }
   size_t Index(int i, int j) const { return static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j); }
 
   int n_ = 0;
   std::vector<Real> a_;  ///< the matrix; after an LU factorization its factors, transposed
   std::vector<int> piv_;
+  std::vector<Real> inverseDiagonal_;  ///< 1 / U(i, i) after an LU factorization
   bool diagonal_ = false;
 };
 
