@@ -4,6 +4,10 @@
 /// underlying node (used to apply forces as Jᵀ f).
 #pragma once
 
+#if !defined(__CUDA_ARCH__)
+#include <vector>
+#endif
+
 #include "common/kinds.h"
 #include "common/layout_records.h"
 #include "common/rigid3d.h"
@@ -278,44 +282,37 @@ struct PlanarPoint {
 /// PlanarPoint of a marker on the ground, on a planar body (ObjectRigidBody2D, ObjectMassPoint2D)
 /// or on a planar node, with the operations of MarkerKinematics (same values) but without
 /// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
-/// work; returns false for other markers (use MarkerKinematics).
+/// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
+/// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
 MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                           int marker, PlanarPoint& P) {
-  const MarkerRecord r = GetMarkerRecord(L, marker);
-  const MarkerKind mk = static_cast<MarkerKind>(L.marker[marker].kind);
-  const bool bodyMarker = mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid;
-  if (!bodyMarker && mk != MarkerKind::NodePosition && mk != MarkerKind::NodeRigid) return false;
-  int node = r.target;
-  Vec3 lp = MakeVec3(0, 0, 0);
-  bool rigidBody = false;  // body point of an ObjectRigidBody2D (rotates with the node)
-  if (bodyMarker) {
-    const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
-    lp = LoadVec3(theta + L.marker[marker].theta);
-    if (ok == ObjectKind::Ground) {
-      const Real* p = theta + L.object[r.target].theta;
-      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * lp;
+  const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
+  const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
+  switch (kind) {
+    case PlanarMarker::none: return false;
+    case PlanarMarker::groundBody: {
+      const Real* p = theta + L.object[e[1]].theta;
+      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * LoadVec3(theta + L.marker[marker].theta);
       P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
       return true;
     }
-    if (ok != ObjectKind::RigidBody2D && ok != ObjectKind::MassPoint2D) return false;
-    rigidBody = ok == ObjectKind::RigidBody2D;
-    node = GetObjectRecord(L, r.target).extra[0];
+    case PlanarMarker::groundNode: {
+      const Real* ref = theta + L.node[e[1]].theta;
+      P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+      return true;
+    }
+    default: break;
   }
-  const NodeKind nk = static_cast<NodeKind>(L.node[node].kind);
-  const Real* ref = theta + L.node[node].theta;
-  if (nk == NodeKind::PointGround && !bodyMarker) {
-    P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
-    return true;
-  }
-  if (nk != NodeKind::RigidBody2D && (nk != NodeKind::Point2D || rigidBody)) return false;
-  const NodeRecord nr = GetNodeRecord(L, node);
-  const Real* qn = q + nr.ode2Begin;
-  const Real* vn = v + nr.ode2Begin;
-  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, nr.nODE2};
-  if (bodyMarker && !rigidBody) {  // mass point: the local position is a fixed offset
+  const Real* ref = theta + L.node[e[1]].theta;
+  const Real* qn = q + e[2];
+  const Real* vn = v + e[2];
+  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, e[3]};
+  if (kind == PlanarMarker::massPoint) {  // the local position is a fixed offset
+    const Real* lp = theta + L.marker[marker].theta;
     P.pos[0] += lp[0];
     P.pos[1] += lp[1];
-  } else if (rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
+  } else if (kind == PlanarMarker::rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
+    const Real* lp = theta + L.marker[marker].theta;
     const Real phi = ref[2] + qn[2];
     const Real c = cos(phi), s = sin(phi);
     const Real rg0 = c * lp[0] + -s * lp[1], rg1 = s * lp[0] + c * lp[1];
@@ -329,6 +326,47 @@ MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta
   }
   return true;
 }
+
+#if !defined(__CUDA_ARCH__)
+/// The planar marker table of a layout (layout_records.h): for each marker, which planar
+/// point PlanarMarkerKinematics computes, and the object or node and coordinates it reads.
+/// Host only; called when a model is compiled.
+inline std::vector<int> BuildPlanarMarkerTable(const LayoutView& L) {
+  std::vector<int> table;
+  for (int m = 0; m < L.nMarkers; ++m) {
+    const MarkerRecord r = GetMarkerRecord(L, m);
+    const MarkerKind mk = static_cast<MarkerKind>(L.marker[m].kind);
+    const bool bodyMarker = mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid;
+    PlanarMarker kind = PlanarMarker::none;
+    int item = -1, begin = 0, n = 0;
+    if (bodyMarker || mk == MarkerKind::NodePosition || mk == MarkerKind::NodeRigid) {
+      const ObjectKind ok = bodyMarker ? static_cast<ObjectKind>(L.object[r.target].kind) : ObjectKind::Ground;
+      const int node = !bodyMarker ? r.target : ok == ObjectKind::Ground ? -1 : GetObjectRecord(L, r.target).extra[0];
+      const NodeKind nk = node >= 0 ? static_cast<NodeKind>(L.node[node].kind) : NodeKind::PointGround;
+      if (bodyMarker && ok == ObjectKind::Ground) {
+        kind = PlanarMarker::groundBody;
+        item = r.target;
+      } else if (!bodyMarker && nk == NodeKind::PointGround) {
+        kind = PlanarMarker::groundNode;
+        item = node;
+      } else if (!bodyMarker ? nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D
+                             : (ok == ObjectKind::RigidBody2D && nk == NodeKind::RigidBody2D) ||
+                                   (ok == ObjectKind::MassPoint2D &&
+                                    (nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D))) {
+        kind = !bodyMarker ? PlanarMarker::node
+               : ok == ObjectKind::RigidBody2D ? PlanarMarker::rigidBody
+                                                : PlanarMarker::massPoint;
+        item = node;
+        const NodeRecord nr = GetNodeRecord(L, node);
+        begin = nr.ode2Begin;
+        n = nr.nODE2;
+      }
+    }
+    table.insert(table.end(), {static_cast<int>(kind), item, begin, n});
+  }
+  return table;
+}
+#endif
 
 /// Value and velocity of a coordinate marker (0 for ground coordinates).
 MBS_HD_INLINE void MarkerCoordinate(const LayoutView& L, const Real* q, const Real* v, const Real* y, int marker,

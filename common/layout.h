@@ -49,6 +49,7 @@ struct LayoutView {
   int constraintList = 0;           ///< offset in ints of the constraint list (layout_records.h)
   int nConstraintNodes = 0;         ///< nodes with algebraic equations (first in the constraint list)
   int nConstraintObjects = 0;       ///< constraint objects (after the nodes in the constraint list)
+  int planarMarkers = 0;            ///< offset in ints of the planar marker table (layout_records.h)
 };
 
 /// Owning, host-side compiled layout.
@@ -60,6 +61,7 @@ struct Layout {
   int maxLocalODE2 = 0;
   int forceList = 0, nForces = 0;  ///< see LayoutView
   int constraintList = 0, nConstraintNodes = 0, nConstraintObjects = 0;  ///< see LayoutView
+  int planarMarkers = 0;                                                ///< see LayoutView
   /// Human-readable path of each theta slot, e.g. "spring.stiffness" or
   /// "n0.initialVelocities[0]"; same length as a theta row.
   std::vector<std::string> thetaPaths;

@@ -24,6 +24,9 @@
 /// Constraint list: at LayoutView::constraintList, the indices of the nodes with algebraic
 ///                 equations (nConstraintNodes), then of the constraint objects
 ///                 (nConstraintObjects), in item order
+/// Planar marker table: at LayoutView::planarMarkers, [kind, item, ode2Begin, nODE2] per marker
+///                 (PlanarMarker): how the marker's planar point is computed, decided when the
+///                 model is compiled
 #pragma once
 
 #include "common/layout.h"
@@ -91,6 +94,19 @@ enum class ForceEntry : int {
                                ///< b: its first global ODE2 index
 };
 constexpr int kForceEntryInts = 4;
+
+/// Kind of a planar marker table entry [kind, item, ode2Begin, nODE2] (PlanarMarkerKinematics):
+/// markers on the ground or on planar bodies and nodes; item is an object or node index,
+/// ode2Begin and nODE2 are the node's global coordinates (0, 0 on the ground).
+enum class PlanarMarker : int {
+  none = 0,        ///< not a planar point: MarkerKinematics
+  groundBody = 1,  ///< body marker on ObjectGround (item: the object)
+  groundNode = 2,  ///< node marker on NodePointGround (item: the node)
+  node = 3,        ///< node marker on NodePoint2D or NodeRigidBody2D (item: the node)
+  massPoint = 4,   ///< body marker on ObjectMassPoint2D (item: its node; localPosition is a fixed offset)
+  rigidBody = 5,   ///< body marker on ObjectRigidBody2D (item: its node; localPosition turns with it)
+};
+constexpr int kPlanarMarkerInts = 4;
 
 /// Node index of the k-th node with algebraic equations (k < nConstraintNodes).
 MBS_HD_INLINE int ConstraintNode(const LayoutView& L, int k) { return L.ints[L.constraintList + k]; }

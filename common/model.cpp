@@ -964,6 +964,10 @@ Layout Model::Compile() const {
       ints.push_back(static_cast<int>(i));
       ++L.nConstraintObjects;
     }
+
+  const std::vector<int> planar = BuildPlanarMarkerTable(L.View());
+  L.planarMarkers = static_cast<int>(ints.size());
+  ints.insert(ints.end(), planar.begin(), planar.end());
   return L;
 }
 
@@ -1002,6 +1006,7 @@ LayoutView Layout::View() const {
   v.constraintList = constraintList;
   v.nConstraintNodes = nConstraintNodes;
   v.nConstraintObjects = nConstraintObjects;
+  v.planarMarkers = planarMarkers;
   return v;
 }
 

@@ -387,6 +387,59 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   EXPECT_EQ(V.ints[V.constraintList], 2);
 }
 
+// The planar marker table: one entry [kind, item, ode2Begin, nODE2] per marker, the kind
+// decided from the marker, body and node kinds, in marker order.
+TEST(CompileRecords, PlanarMarkerTable) {
+  Model m;
+  const NodeIndex ground = m.AddNode(NodePointGround{});
+  const NodeIndex point3d = m.AddNode(MakeNodePoint({}));  // ODE2 0..2
+  const NodeIndex point2d = m.AddNode(NodePoint2D{});      // ODE2 3..4
+  const NodeIndex rigid2d = m.AddNode(NodeRigidBody2D{});  // ODE2 5..7
+  const ObjectIndex oGround = m.AddObject(ObjectGround{});
+  ObjectMassPoint mp3;
+  mp3.nodeNumber = point3d;
+  const ObjectIndex o3 = m.AddObject(mp3);
+  ObjectMassPoint2D mp2;
+  mp2.nodeNumber = point2d;
+  const ObjectIndex o2 = m.AddObject(mp2);
+  ObjectRigidBody2D rb;
+  rb.nodeNumber = rigid2d;
+  const ObjectIndex oRigid = m.AddObject(rb);
+  auto body = [&](ObjectIndex o) {
+    MarkerBodyPosition b;
+    b.bodyNumber = o;
+    return m.AddMarker(b);
+  };
+  auto node = [&](NodeIndex n) {
+    MarkerNodePosition x;
+    x.nodeNumber = n;
+    return m.AddMarker(x);
+  };
+  body(oGround);                 // 0: ground body
+  node(ground);                  // 1: ground node
+  node(point2d);                 // 2: planar node
+  node(rigid2d);                 // 3: planar rigid node
+  body(o2);                      // 4: mass point 2D
+  body(oRigid);                  // 5: rigid body 2D
+  body(o3);                      // 6: 3D mass point: not planar
+  node(point3d);                 // 7: 3D node: not planar
+  m.AddMarker(CoordinateMarker(point2d, 0));  // 8: coordinate marker: not planar
+  const Layout L = m.Compile();
+  const LayoutView V = L.View();
+  const int* e = V.ints + V.planarMarkers;
+  auto k = [](PlanarMarker x) { return static_cast<int>(x); };
+  EXPECT_EQ(std::vector<int>(e, e + 9 * kPlanarMarkerInts),
+            (std::vector<int>{k(PlanarMarker::groundBody), 0, 0, 0,   //
+                              k(PlanarMarker::groundNode), 0, 0, 0,   //
+                              k(PlanarMarker::node), 2, 3, 2,         //
+                              k(PlanarMarker::node), 3, 5, 3,         //
+                              k(PlanarMarker::massPoint), 2, 3, 2,    //
+                              k(PlanarMarker::rigidBody), 3, 5, 3,    //
+                              k(PlanarMarker::none), -1, 0, 0,        //
+                              k(PlanarMarker::none), -1, 0, 0,        //
+                              k(PlanarMarker::none), -1, 0, 0}));
+}
+
 // --------------------------------------- mass matrix ---------------------------------------
 
 // MassPoint: M = m*I3 on the node's coordinates.
