@@ -28,6 +28,13 @@ namespace mbsweep {
 /// computed once per factorization: its divisions waited for each other (a division takes
 /// several times a multiplication's latency), which made them most of a small system's solve.
 /// The results differ from the row form with divisions in round-off only.
+///
+/// Up to 8 unknowns, Factorize also forms the inverse from the factors (one solve per unit
+/// vector) and Solve multiplies by it. Each substitution step waits for the one before it;
+/// the rows of a matrix-vector product do not wait for each other. Modified Newton solves
+/// many times per factorization, and a small system's solve is mostly that wait. Newton's
+/// convergence test, not the solve, decides the accuracy of the result: the iterates differ
+/// from those of the substitutions in round-off only.
 class DenseLA {
  public:
   void Resize(int n) {
@@ -35,6 +42,7 @@ class DenseLA {
     a_.assign(static_cast<size_t>(n) * static_cast<size_t>(n), 0.);
     piv_.assign(static_cast<size_t>(n), 0);
     inverseDiagonal_.assign(static_cast<size_t>(n), 0.);
+    inverse_.assign(n <= kInverseUpTo ? static_cast<size_t>(n) * static_cast<size_t>(n) : 0, 0.);
   }
   void SetZero() { std::fill(a_.begin(), a_.end(), 0.); }
   void add(int i, int j, Real v) { a_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)] += v; }
@@ -48,43 +56,68 @@ class DenseLA {
     for (int i = 0; i < n_; ++i)
       for (int j = i + 1; j < n_; ++j) std::swap(a_[Index(i, j)], a_[Index(j, i)]);
     for (int i = 0; i < n_; ++i) inverseDiagonal_[static_cast<size_t>(i)] = 1 / a_[Index(i, i)];
+    if (n_ <= kInverseUpTo) {  // row-major inverse, column j = A^-1 e_j
+      Real e[kInverseUpTo];
+      for (int j = 0; j < n_; ++j) {
+        for (int i = 0; i < n_; ++i) e[i] = i == j ? 1 : 0;
+        SolveLU(e, e);
+        for (int i = 0; i < n_; ++i) inverse_[Index(i, j)] = e[i];
+      }
+    }
     return true;
   }
   /// Solves A x = b (x may alias b).
   void Solve(const Real* b, Real* x) const {
     const int n = n_;
-    const Real* a = a_.data();
-    const Real* d = inverseDiagonal_.data();
     if (diagonal_) {
+      const Real* a = a_.data();
       for (int i = 0; i < n; ++i) x[i] = b[i] * a[Index(i, i)];
       return;
     }
-    if (x != b)
-      for (int i = 0; i < n; ++i) x[i] = b[i];
-    for (int k = 0; k < n; ++k)
-      if (piv_[static_cast<size_t>(k)] != k) std::swap(x[k], x[piv_[static_cast<size_t>(k)]]);
-    // small systems with the size as a constant: the loops unroll and the vectorizer's set-up
-    // for runtime trip counts of 1 to 4 (most of a 5-unknown solve otherwise) goes away
     switch (n) {
-      case 2: return Substitute<2>(a, d, n, x);
-      case 3: return Substitute<3>(a, d, n, x);
-      case 4: return Substitute<4>(a, d, n, x);
-      case 5: return Substitute<5>(a, d, n, x);
-      case 6: return Substitute<6>(a, d, n, x);
-      case 7: return Substitute<7>(a, d, n, x);
-      case 8: return Substitute<8>(a, d, n, x);
-      default: return Substitute<0>(a, d, n, x);
+      case 1: return MultiplyInverse<1>(b, x);
+      case 2: return MultiplyInverse<2>(b, x);
+      case 3: return MultiplyInverse<3>(b, x);
+      case 4: return MultiplyInverse<4>(b, x);
+      case 5: return MultiplyInverse<5>(b, x);
+      case 6: return MultiplyInverse<6>(b, x);
+      case 7: return MultiplyInverse<7>(b, x);
+      case 8: return MultiplyInverse<8>(b, x);
+      default: return SolveLU(b, x);
     }
   }
 
  private:
-  /// Forward and back substitution on the transposed factors (column j of L and U at a + j n,
-  /// d the reciprocals of U's diagonal); N > 0 is n known at compile time, N = 0 takes n. Columns go in pairs: each unknown takes
-  /// the update of column j and then of column j + 1 in one pass, the same operations in the
-  /// same order as one column at a time, with half the passes over x.
+  static constexpr int kInverseUpTo = 8;  ///< up to this size Solve multiplies by the inverse
+
+  /// x = A^-1 b for n = N (x may alias b).
   template <int N>
+  void MultiplyInverse(const Real* b, Real* x) const {
+    const Real* inv = inverse_.data();
+    Real y[N];
+    for (int i = 0; i < N; ++i) {
+      Real s = 0;
+      for (int j = 0; j < N; ++j) s += inv[i * N + j] * b[j];
+      y[i] = s;
+    }
+    for (int i = 0; i < N; ++i) x[i] = y[i];
+  }
+  /// Solves with the LU factors by substitution (x may alias b).
+  void SolveLU(const Real* b, Real* x) const {
+    const int n = n_;
+    const Real* a = a_.data();
+    const Real* d = inverseDiagonal_.data();
+    if (x != b)
+      for (int i = 0; i < n; ++i) x[i] = b[i];
+    for (int k = 0; k < n; ++k)
+      if (piv_[static_cast<size_t>(k)] != k) std::swap(x[k], x[piv_[static_cast<size_t>(k)]]);
+    Substitute(a, d, n, x);
+  }
+  /// Forward and back substitution on the transposed factors (column j of L and U at a + j n,
+  /// d the reciprocals of U's diagonal). Columns go in pairs: each unknown takes the update of
+  /// column j and then of column j + 1 in one pass, the same operations in the same order as
+  /// one column at a time, with half the passes over x.
   static void Substitute(const Real* a, const Real* d, int n, Real* x) {
-    if (N > 0) n = N;
     const size_t stride = static_cast<size_t>(n);
     int j = 0;
     for (; j + 1 < n; j += 2) {  // unit lower triangle
@@ -114,6 +147,7 @@ class DenseLA {
   std::vector<Real> a_;  ///< the matrix; after an LU factorization its factors, transposed
   std::vector<int> piv_;
   std::vector<Real> inverseDiagonal_;  ///< 1 / U(i, i) after an LU factorization
+  std::vector<Real> inverse_;          ///< A^-1, row-major, after an LU factorization of n <= kInverseUpTo
   bool diagonal_ = false;
 };
 
