@@ -438,10 +438,9 @@ class GeneralizedAlpha {
     }
   }
 
+  /// Newton update of the iterate with the step attempt's factors (BeginStep).
   MBS_HD void Update(Real h) {
-    const Real bh2 = beta_ * h * h;
-    const Real betaP = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
-    const Real gammaP = gamma_ / (h * beta_);
+    const Real betaP = updateBetaP_, gammaP = updateGammaP_, lambdaFactor = updateLambdaFactor_;
     const Real* d = w_.delta;
     MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
@@ -453,7 +452,7 @@ class GeneralizedAlpha {
       w_.y[i] -= d[n2_ + i];
       w_.yt[i] -= (2 / h) * d[n2_ + i];
     }
-    for (int i = 0; i < nA_; ++i) w_.lambda[i] -= d[n2_ + n1_ + i] / bh2;
+    for (int i = 0; i < nA_; ++i) w_.lambda[i] -= d[n2_ + n1_ + i] * lambdaFactor;
   }
 
   /// Start of the run: zero initial accelerations and multipliers; true if the initial
@@ -493,6 +492,10 @@ class GeneralizedAlpha {
   /// residual (Newton with Exudyn's convergence test follows in newtonIterate/NewtonTest).
   MBS_HD void BeginStep() {
     t1_ = t_ + hStep_;
+    const Real h = hStep_;
+    updateBetaP_ = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
+    updateGammaP_ = gamma_ / (h * beta_);
+    updateLambdaFactor_ = 1 / (beta_ * h * h);
     iterations_ = 0;
     const bool modified = P_.useModifiedNewton;
     fullNewton_ = !modified;
@@ -633,6 +636,8 @@ class GeneralizedAlpha {
   SolveInfo info_;
   Real t_ = 0, h_ = 0, hMax_ = 0;  ///< time reached, step size, largest step size
   Real hStep_ = 0, t1_ = 0;        ///< size and end time of the current step attempt
+  /// Update's factors for the step attempt: d a / d delta, d v / d delta, d lambda / d delta
+  Real updateBetaP_ = 0, updateGammaP_ = 0, updateLambdaFactor_ = 0;
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt
   int iterations_ = 0, restarts_ = 0;
