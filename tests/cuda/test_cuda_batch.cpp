@@ -5,6 +5,7 @@
 // none is usable; the factory and memory-plan tests run everywhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -140,22 +141,37 @@ TEST(CudaBatch, ExplicitKernelMatchesCpuRunner) {
   }
 }
 
-// Equal statuses and counters, and values to `tolerance` relative (CompareBatchResults).
+// Equal statuses and values to `tolerance` relative (CompareBatchResults); the largest
+// deviation and the number of systems whose Newton iteration count differs are recorded as
+// test properties (the GPU check's JSON) without being asserted: under different rounding a
+// Newton exit right at the tolerance may take one iteration more or less.
 void ExpectSameRuns(const BatchResult& a, const BatchResult& b, Real tolerance, const std::string& what) {
   const BatchComparison c = CompareBatchResults(a, b);
   EXPECT_TRUE(c.statusDiffers.empty()) << what;
   EXPECT_EQ(c.comparedSystems, a.CountStatus(SolveStatus::ok)) << what;
-  for (Real d : c.maxRelDeviation) EXPECT_LT(d, tolerance) << what;
-  ASSERT_EQ(a.info.size(), b.info.size());
-  for (size_t i = 0; i < a.info.size(); ++i) {
-    EXPECT_EQ(a.info[i].steps, b.info[i].steps) << what << ", system " << i;
-    EXPECT_EQ(a.info[i].newtonIterations, b.info[i].newtonIterations) << what << ", system " << i;
-    EXPECT_EQ(a.info[i].jacobianUpdates, b.info[i].jacobianUpdates) << what << ", system " << i;
+  Real worst = 0;
+  for (Real d : c.maxRelDeviation) {
+    EXPECT_LT(d, tolerance) << what;
+    worst = std::max(worst, d);
   }
+  ASSERT_EQ(a.info.size(), b.info.size());
+  int iterationsDiffer = 0;
+  for (size_t i = 0; i < a.info.size(); ++i)
+    if (a.info[i].newtonIterations != b.info[i].newtonIterations) ++iterationsDiffer;
+  std::string key = what;
+  std::replace(key.begin(), key.end(), ' ', '_');
+  ::testing::Test::RecordProperty(key + ".maxRelDeviation", std::to_string(worst));
+  ::testing::Test::RecordProperty(key + ".systemsWithOtherNewtonIterations", iterationsDiffer);
 }
 
+// CPU-vs-device tolerance for the 3D chains (33 and 77 unknowns, dense iteration matrices):
+// looser than the pendulum's 1e-10, since rounding differences (FMAs on the device) that
+// shift a Newton exit by one iteration change a result by about the Newton tolerance times
+// the step's increment.
+constexpr Real kChainTolerance = 1e-8;
+
 // Warp-per-system kernel (forced on the capacity-8 pendulum, full and modified Newton)
-// against the CPU runner: equal statuses and counters, values to 1e-10 relative. Not bitwise:
+// against the CPU runner: equal statuses, values to 1e-10 relative. Not bitwise:
 // the team LU has FactorizeDense's arithmetic, but the device contracts multiply-adds into
 // FMAs (in the LU and in the residuals), the host does not.
 TEST(CudaWarp, MatchesCpuRunner) {
@@ -167,37 +183,34 @@ TEST(CudaWarp, MatchesCpuRunner) {
     const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
     const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(p);
     EXPECT_EQ(warp.backend, "cuda-warp");
-    ExpectSameRuns(cpu, warp, 1e-10, modified ? "modified Newton" : "full Newton");
+    ExpectSameRuns(cpu, warp, 1e-10, modified ? "pendulum modified Newton" : "pendulum full Newton");
   }
 }
 
 // Warp against thread mapping on the same batch (the pendulum, capacity 8, and the 3-body
-// spatial chain, 33 unknowns, capacity 64): equal statuses and counters, values to 1e-12
-// relative. Both kernels compile the same integrator and the same LU arithmetic for the
-// device, so they are expected to agree bit for bit; the assertion leaves round-off room
-// because nvcc decides FMA contraction per call site, and the largest deviation is recorded
-// (maxRelDeviation) for the GPU check's log.
+// spatial chain, 33 unknowns, capacity 64): equal statuses, values to 1e-12 (pendulum) and
+// 1e-10 (chain) relative. Both kernels compile the same integrator and the same LU
+// arithmetic for the device and are expected to agree bit for bit (the recorded deviation
+// shows whether they do); the assertion leaves round-off room because nvcc decides FMA
+// contraction per call site after inlining, which differs between the two kernels.
 TEST(CudaWarp, MatchesThreadMapping) {
   REQUIRE_CUDA();
   const Fixture pendulum = Pendulum();
   const Fixture chain = test::ChainBatchFixture(3);
   const BatchProblem problems[] = {Grid(pendulum, 500, false), test::ChainBatch(chain, 64, 100)};
-  for (const BatchProblem& p : problems) {
-    const BatchResult thread = CreateEvaluator("cuda-thread")->Evaluate(p);
-    const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(p);
+  const Real tolerances[] = {1e-12, 1e-10};
+  const char* names[] = {"pendulum warp vs thread", "chain warp vs thread"};
+  for (int k = 0; k < 2; ++k) {
+    const BatchResult thread = CreateEvaluator("cuda-thread")->Evaluate(problems[k]);
+    const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(problems[k]);
     EXPECT_EQ(thread.backend, "cuda-thread");
-    EXPECT_GT(warp.CountStatus(SolveStatus::ok), 0);
-    const BatchComparison c = CompareBatchResults(thread, warp);
-    for (size_t k = 0; k < c.maxRelDeviation.size(); ++k)
-      RecordProperty("maxRelDeviation_n" + std::to_string(p.layout->View().nODE2 + p.layout->View().nAE) + "_" +
-                         std::to_string(k),
-                     std::to_string(c.maxRelDeviation[k]));
-    ExpectSameRuns(thread, warp, 1e-12, "warp vs thread");
+    EXPECT_EQ(warp.CountStatus(SolveStatus::ok), problems[k].nSystems) << names[k];
+    ExpectSameRuns(thread, warp, tolerances[k], names[k]);
   }
 }
 
 // The automatic mapping runs the 33-unknown chain on the warp kernel: its results are the
-// forced warp mapping's, bit for bit, and match the CPU runner to 1e-10 relative.
+// forced warp mapping's, bit for bit, and match the CPU runner (kChainTolerance).
 TEST(CudaWarp, AutomaticMappingUsesWarpAboveCapacity8) {
   REQUIRE_CUDA();
   const Fixture chain = test::ChainBatchFixture(3);
@@ -205,12 +218,12 @@ TEST(CudaWarp, AutomaticMappingUsesWarpAboveCapacity8) {
   const BatchResult automatic = CreateEvaluator("cuda")->Evaluate(p);
   const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(p);
   EXPECT_EQ(automatic.values, warp.values);
-  ExpectSameRuns(CreateEvaluator("cpu")->Evaluate(p), automatic, 1e-10, "automatic vs cpu");
+  ExpectSameRuns(CreateEvaluator("cpu")->Evaluate(p), automatic, kChainTolerance, "chain automatic vs cpu");
 }
 
 // Capacity 128 (the chain with 7 bodies: 77 unknowns, a 77 x 77 matrix in shared memory,
-// one warp per block): the warp kernel matches the CPU runner; the thread mapping refuses it
-// with a ValidationError naming its limit.
+// one warp per block): the warp kernel matches the CPU runner (kChainTolerance); the thread
+// mapping refuses it with a ValidationError naming its limit.
 TEST(CudaWarp, Capacity128MatchesCpuRunner) {
   REQUIRE_CUDA();
   const Fixture chain = test::ChainBatchFixture(7);
@@ -218,7 +231,7 @@ TEST(CudaWarp, Capacity128MatchesCpuRunner) {
   EXPECT_EQ(PlanDeviceMemory(p).capacity, 128);
   const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
   EXPECT_EQ(cpu.CountStatus(SolveStatus::ok), 48);
-  ExpectSameRuns(cpu, CreateEvaluator("cuda")->Evaluate(p), 1e-10, "capacity 128");
+  ExpectSameRuns(cpu, CreateEvaluator("cuda")->Evaluate(p), kChainTolerance, "capacity 128 vs cpu");
   try {
     CreateEvaluator("cuda-thread")->Evaluate(p);
     FAIL() << "thread mapping accepted capacity 128";
