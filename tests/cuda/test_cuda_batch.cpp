@@ -352,7 +352,8 @@ TEST(Evaluators, CublasFactoryByName) {
   }
 }
 
-// Factory: "auto" always yields an evaluator; "cuda" without a device is a clear error.
+// Factory: "auto" always yields an evaluator; "cuda", "cuda-thread" and "cuda-warp" without a
+// device are a clear error.
 TEST(Evaluators, FactoryByName) {
   EXPECT_EQ(CreateEvaluator("cpu")->Name(), "cpu");
   std::string why;
@@ -367,6 +368,19 @@ TEST(Evaluators, FactoryByName) {
     }
   }
   EXPECT_THROW(CreateEvaluator("tpu"), ValidationError);
+  // the forced mappings: their own names with a device, the same clear error without one
+  for (const char* name : {"cuda-thread", "cuda-warp"}) {
+    if (have) {
+      EXPECT_EQ(CreateEvaluator(name)->Name(), name);
+      continue;
+    }
+    try {
+      CreateEvaluator(name);
+      ADD_FAILURE() << name << " created without a device";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("evaluator '") + name + "' is not available"), std::string::npos);
+    }
+  }
 }
 
 // The size dispatch (no device needed): generalized-alpha runs one thread per system at
