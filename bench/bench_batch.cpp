@@ -1,11 +1,15 @@
 // Batch throughput: system-steps per second and systems per second versus batch size for
-// each evaluator (cpu; cuda and the cuBLAS baseline cuda-cublas when built and a device is
-// present; cuda-cublas runs generalized-alpha models only), for the 1-DOF oscillator
-// (generalized-alpha, and RK44 as oscillator-rk44), the 2D slider-crank (index 2) and the 3D
-// Euler-parameter pendulum chain (generalized-alpha), plus device memory per system. Prints a table and, with --json FILE, JSON lines.
+// each evaluator (cpu; when built with CUDA and a device is present: cuda with its automatic
+// kernel mapping, cuda-thread and cuda-warp with the thread- or warp-per-system kernel
+// forced, and the cuBLAS baseline cuda-cublas; cuda-warp and cuda-cublas run
+// generalized-alpha models only), for the 1-DOF oscillator (generalized-alpha, and RK44 as
+// oscillator-rk44), the 2D slider-crank (index 2, 21 unknowns) and the 3D Euler-parameter
+// pendulum chain (generalized-alpha, 33 unknowns), plus device memory per system and the
+// kernel mapping each cuda evaluator ran. Prints a table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
-//               [--evaluators cpu,cuda,cuda-cublas] [--budget SECONDS] [--threads N] [--json FILE]
+//               [--evaluators cpu,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N]
+//               [--json FILE]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -126,7 +130,8 @@ BatchProblem MakeProblem(const Case& c, int n) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
-  std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"}, evaluators{"cpu", "cuda", "cuda-cublas"};
+  std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"},
+      evaluators{"cpu", "cuda", "cuda-thread", "cuda-warp", "cuda-cublas"};
   double budget = 20;
   int threads = 0;
   std::string json;
@@ -146,19 +151,21 @@ int main(int argc, char** argv) {
     else if (a == "--json") json = next();
     else {
       std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
-                           "[--evaluators cpu,cuda,cuda-cublas] [--budget SECONDS] [--threads N] [--json FILE]\n");
+                           "[--evaluators cpu,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N] "
+                           "[--json FILE]\n");
       return 2;
     }
   }
   std::ofstream out;
   if (!json.empty()) out.open(json);
-  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %10s\n", "model", "eval", "systems", "steps", "seconds",
-              "sys-steps/s", "systems/s", "ok", "dev B/sys");
+  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %10s %s\n", "model", "eval", "systems", "steps", "seconds",
+              "sys-steps/s", "systems/s", "ok", "dev B/sys", "mapping");
   for (const auto& name : models) {
     const Case c = MakeCase(name);
     for (const auto& ev : evaluators) {
       std::string why;
-      if ((ev == "cuda" || ev == "cuda-cublas") && !CudaAvailable(&why)) {
+      const bool fused = ev == "cuda" || ev == "cuda-thread" || ev == "cuda-warp";
+      if ((fused || ev == "cuda-cublas") && !CudaAvailable(&why)) {
         std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
         continue;
       }
@@ -166,6 +173,23 @@ int main(int argc, char** argv) {
         std::printf("%-15s %-11s skipped: the cuBLAS baseline runs generalized-alpha only\n", name.c_str(), ev.c_str());
         continue;
       }
+      std::string mapping = "-", automatic = "-";  // the kernel mapping run, and the one "cuda" would choose
+#ifdef MBSWEEP_HAVE_CUDA
+      if (fused) {
+        const KernelMapping requested = ev == "cuda-thread" ? KernelMapping::threadPerSystem
+                                        : ev == "cuda-warp" ? KernelMapping::warpPerSystem
+                                                            : KernelMapping::automatic;
+        const int capacity = PlanDeviceMemory(MakeProblem(c, 1)).capacity;
+        const bool explicitSolver = IsExplicitSolverType(c.solver);
+        try {
+          automatic = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver));
+          mapping = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver, requested));
+        } catch (const ValidationError& e) {
+          std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), e.what());
+          continue;
+        }
+      }
+#endif
       EvaluatorOptions eo;
       eo.threads = threads;
       auto evaluator = CreateEvaluator(ev, eo);
@@ -183,19 +207,20 @@ int main(int argc, char** argv) {
         const int ok = r.CountStatus(SolveStatus::ok);
         size_t devBytes = 0;
 #ifdef MBSWEEP_HAVE_CUDA
-        if (ev == "cuda") devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
+        if (fused) devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
         if (ev == "cuda-cublas") devBytes = CublasBytesPerSystem(p);
 #endif
         lastPerSystem = r.seconds / n;
-        std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu\n", name.c_str(), ev.c_str(), n,
+        std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu %s\n", name.c_str(), ev.c_str(), n,
                     p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
-                    devBytes);
+                    devBytes, mapping.c_str());
         std::fflush(stdout);
         if (out)
           out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
               << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
               << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
-              << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << "}\n";
+              << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
+              << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
       }
     }
   }

@@ -6,6 +6,8 @@
 /// evaluator "cuda-cublas" runs the phases in kernels and uses cuBLAS getrfBatched /
 /// getrsBatched; on the host, HostBatchLU factorizes with FixedLU's arithmetic, so the host
 /// lockstep batch reproduces the fused CPU runner bit for bit (tests/cpu/test_lockstep.cpp).
+/// The CUDA warp-per-system kernel drives one such system per warp (RunLockstepSystemWithTeam):
+/// lane 0 runs the phases, the warp factorizes and solves the system's row-major slot.
 #pragma once
 
 #include <new>
@@ -13,6 +15,7 @@
 #include "common/dense_lu.h"
 #include "common/generalized_alpha.h"
 #include "common/system_runner.h"
+#include "common/team_lu.h"
 
 #if !defined(__CUDA_ARCH__)
 #include <vector>
@@ -31,14 +34,28 @@ struct BatchSlotLA {
   MBS_HD_INLINE void add(int i, int j, Real v) { a[j * n + i] += v; }
 };
 
+/// LA policy of a system whose slot a team of lanes factorizes in place (the CUDA
+/// warp-per-system kernel, common/team_lu.h): assembly into the row-major n x n slot `a`,
+/// FixedLU's storage order, so that TeamFactorizeDense sees the matrix FixedLU would.
+struct RowMajorSlotLA {
+  Real* a = nullptr;
+  int n = 0;
+  MBS_HD_INLINE void SetZero() {
+    for (int i = 0; i < n * n; ++i) a[i] = 0;
+  }
+  MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += v; }
+};
+
 /// One system of a lockstep batch: its workspace, matrix slot, observer and the integrator
 /// bound to them. Built in place (placement new; it refers to its own members, so it is
 /// neither copied nor moved); `L`, `theta`, `P` and what the observer refers to must outlive it.
-template <class Observer>
+/// SlotLA: the slot's storage order (BatchSlotLA column-major for cuBLAS and HostBatchLU,
+/// RowMajorSlotLA for the warp-per-system kernel).
+template <class Observer, class SlotLA = BatchSlotLA>
 struct LockstepSystem {
-  using Integrator = GeneralizedAlpha<BatchSlotLA, Observer>;
+  using Integrator = GeneralizedAlpha<SlotLA, Observer>;
   GeneralizedAlphaWork w;
-  BatchSlotLA la;
+  SlotLA la;
   Observer obs;
   Integrator ga;
   GeneralizedAlphaRequest request = GeneralizedAlphaRequest::finished;  ///< last answer of Advance
@@ -71,6 +88,47 @@ struct LockstepSystem {
     request = ga.Advance();
   }
 };
+
+/// Runs one system to the end with a team of lanes (the CUDA warp-per-system kernel; on the
+/// host, tests drive it with an EmulatedTeam): lane 0 owns the system `s` (built, started;
+/// other lanes may pass null) and runs its phases; when Advance asks for a factorization or a
+/// solve, lane 0 broadcasts the request and the whole team factorizes `s->la`'s row-major
+/// slot `matrix` in place (TeamFactorizeDense, pivots in `piv`) or solves w.res into w.delta
+/// (TeamSolveDense), then lane 0 resumes. `matrix`, `piv` and the workspace `work` that
+/// s->w points into must be shared by the team (n = nODE2 + nODE1 + nAE unknowns).
+/// Every lane returns when the system is finished.
+template <class Team, class Observer>
+MBS_HD void RunLockstepSystemWithTeam(Team& team, LockstepSystem<Observer, RowMajorSlotLA>* s, const LayoutView& L,
+                                      Real* work, Real* matrix, int* piv) {
+  const int n = L.nODE2 + L.nODE1 + L.nAE;
+  GeneralizedAlphaWork w;  // every lane's view of the shared workspace (res and delta never move)
+  MakeGeneralizedAlphaWork(L, work, w);
+  bool diagonal = false;  // team-uniform: the last factorization's diagonal shortcut
+  int request = 0;
+  team.ForEachLane([&](int lane) {
+    if (lane == 0) request = static_cast<int>(s->request = s->ga.Advance());
+  });
+  for (;;) {
+    request = team.Broadcast(request, 0);
+    if (request == static_cast<int>(GeneralizedAlphaRequest::finished)) return;
+    team.Sync();  // lane 0's matrix or right-hand side is visible to the team
+    if (request == static_cast<int>(GeneralizedAlphaRequest::factorize)) {
+      const bool ok = TeamFactorizeDense(team, matrix, piv, n, diagonal);
+      team.ForEachLane([&](int lane) {
+        if (lane != 0) return;
+        s->Factorized(ok);
+        request = static_cast<int>(s->request);
+      });
+    } else {
+      TeamSolveDense(team, matrix, piv, n, diagonal, w.res, w.delta);
+      team.ForEachLane([&](int lane) {
+        if (lane != 0) return;
+        s->Solved();
+        request = static_cast<int>(s->request);
+      });
+    }
+  }
+}
 
 #if !defined(__CUDA_ARCH__)
 

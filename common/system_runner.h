@@ -11,7 +11,8 @@
 namespace mbsweep {
 
 /// Capacities (unknowns n = nODE2 + nODE1 + nAE) the batch path is compiled for: 8, 16,
-/// 32, 64 and 128 (the CPU batch runner); the fused CUDA kernels go up to 64.
+/// 32, 64 and 128 (the CPU batch runner); the CUDA evaluator's thread-per-system kernel goes
+/// up to 64, its warp-per-system kernel (generalized-alpha) up to 128.
 constexpr int kMaxBatchCapacity = 128;
 
 /// Smallest batch capacity >= n, or 0 if n exceeds the largest.

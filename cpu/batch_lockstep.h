@@ -18,4 +18,11 @@ namespace mbsweep {
 /// receives the number of rounds and batched operations.
 BatchResult EvaluateLockstepOnHost(const BatchProblem& p, LockstepStatistics* stats = nullptr);
 
+/// Evaluates a generalized-alpha batch with the CUDA warp-per-system kernel's driver on the
+/// host: each valid system, one after the other, runs RunLockstepSystemWithTeam with an
+/// EmulatedTeam of `teamSize` lanes (row-major slot, team LU). Filled in as by the CPU
+/// evaluator (backend name "cpu-team"); its results equal the CPU batch runner's bit for
+/// bit. Throws ValidationError for an explicit solver and for what CheckBatchProblem refuses.
+BatchResult EvaluateTeamOnHost(const BatchProblem& p, int teamSize);
+
 }  // namespace mbsweep

@@ -1,14 +1,21 @@
 // CUDA batch evaluator: device copy of the layout, planned chunked buffers, one fused
-// kernel per chunk (one thread per system; generalized-alpha + fixed-capacity LU +
-// on-the-fly objectives), and statuses that never fail the batch.
+// kernel per chunk, and statuses that never fail the batch. Two fused kernels, chosen by
+// the model's batch capacity (ChooseKernelMapping): one thread per system (generalized-alpha
+// or explicit RK with a fixed-capacity LU in local memory) for the smallest models, and one
+// warp per system (generalized-alpha: lane 0 runs the integrator's phases, the warp
+// factorizes and solves the iteration matrix in shared memory) for the others. Objectives
+// are reduced on the fly in both.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <vector>
 
+#include "common/lockstep.h"
 #include "common/objectives.h"
 #include "common/system_runner.h"
+#include "common/team_lu.h"
 #include "cuda/device_buffer.h"
 #include "cuda/device_layout.h"
 #include "cuda/evaluator_cuda.h"
@@ -52,7 +59,7 @@ struct ExplicitRunner {
   }
 };
 
-/// Where the fused kernel writes decimated signals (BatchProblem::signalRows > 0): `rows`
+/// Where the fused kernels write decimated signals (BatchProblem::signalRows > 0): `rows`
 /// rows of `width` Reals per system of the chunk, and the rows each system recorded.
 struct RecordedSignals {
   Real* data = nullptr;
@@ -60,40 +67,136 @@ struct RecordedSignals {
   int rows = 0, stride = 1, width = 0;
 };
 
+/// What both fused kernels read and write for a chunk: theta rows in; objective values,
+/// statuses, counters and signals out (one row / entry per system of the chunk).
+struct FusedArgs {
+  LayoutView L;
+  const Real* theta;
+  int nTheta, nSystems;
+  ObjectiveSet set;
+  const Real* signal;
+  const unsigned char* skip;
+  Real* values;
+  int nValues;
+  int* status;
+  SolveInfo* info;
+  RecordedSignals rec;
+};
+
+/// Start of system i's outputs: NaN values and no recorded signal rows; a skipped row (it
+/// broke a parameter rule) gets status invalid_parameter and false (nothing to run).
+__device__ bool BeginSystemOutputs(const FusedArgs& a, int i) {
+  Real* out = a.values + static_cast<size_t>(i) * a.nValues;
+  for (int k = 0; k < a.nValues; ++k) out[k] = std::numeric_limits<Real>::quiet_NaN();
+  if (a.rec.rows > 0) a.rec.count[i] = 0;
+  if (!a.skip[i]) return true;
+  a.status[i] = static_cast<int>(SolveStatus::invalid_parameter);
+  a.info[i] = SolveInfo{};
+  a.info[i].status = SolveStatus::invalid_parameter;
+  return false;
+}
+
+/// The objective observer of system i (its theta row; recording its signal rows if asked).
+/// `a` must be the kernel's parameter (the observer refers to a.set).
+__device__ ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i) {
+  ObjectiveObserver<> obs(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, a.set, a.signal);
+  if (a.rec.rows > 0) {
+    obs.signalOut = a.rec.data + static_cast<size_t>(i) * a.rec.rows * a.rec.width;
+    obs.signalCapacity = a.rec.rows;
+    obs.signalStride = a.rec.stride;
+  }
+  return obs;
+}
+
+/// End of system i's run: counters, status, recorded rows, and the objective values of an ok
+/// run (the others stay NaN).
+__device__ void FinishSystemOutputs(const FusedArgs& a, int i, const SolveInfo& r, ObjectiveObserver<>& obs) {
+  a.info[i] = r;
+  a.status[i] = static_cast<int>(r.status);
+  if (a.rec.rows > 0) a.rec.count[i] = obs.signalRows;
+  if (r.status == SolveStatus::ok) obs.Finalize(a.values + static_cast<size_t>(i) * a.nValues);
+}
+
 /// One thread integrates one system of the chunk: theta row in, objective values, status and
 /// counters out; the state, Jacobian and LU stay in the thread's registers/local memory.
 template <int C, template <int> class Runner>
-__global__ void FusedKernel(LayoutView L, const Real* __restrict__ theta, int nTheta, int nSystems,
-                            typename Runner<C>::Params P, ObjectiveSet set, const Real* __restrict__ signal,
-                            const unsigned char* __restrict__ skip, Real* __restrict__ values, int nValues,
-                            int* __restrict__ status, SolveInfo* __restrict__ info, RecordedSignals rec) {
+__global__ void FusedKernel(FusedArgs a, typename Runner<C>::Params P) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nSystems) return;
-  Real* out = values + static_cast<size_t>(i) * nValues;
-  for (int k = 0; k < nValues; ++k) out[k] = std::numeric_limits<Real>::quiet_NaN();
-  if (rec.rows > 0) rec.count[i] = 0;
-  if (skip[i]) {
-    status[i] = static_cast<int>(SolveStatus::invalid_parameter);
-    info[i] = SolveInfo{};
-    info[i].status = SolveStatus::invalid_parameter;
-    return;
-  }
-  const Real* row = theta + static_cast<size_t>(i) * nTheta;
+  if (i >= a.nSystems || !BeginSystemOutputs(a, i)) return;
   Real work[Runner<C>::kWork];
   FixedLU<C> la;
-  ObjectiveObserver<> obs(L, row, set, signal);
-  if (rec.rows > 0) {
-    obs.signalOut = rec.data + static_cast<size_t>(i) * rec.rows * rec.width;
-    obs.signalCapacity = rec.rows;
-    obs.signalStride = rec.stride;
-  }
-  const SolveInfo r = Runner<C>::Run(L, row, P, work, la, obs);
-  info[i] = r;
-  status[i] = static_cast<int>(r.status);
-  if (rec.rows > 0) rec.count[i] = obs.signalRows;
-  if (r.status == SolveStatus::ok) obs.Finalize(out);  // the row's nValues values
+  ObjectiveObserver<> obs = MakeSystemObserver(a, i);
+  const SolveInfo r = Runner<C>::Run(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, P, work, la, obs);
+  FinishSystemOutputs(a, i, r, obs);
 }
 
+/// Launch geometry of the warp-per-system kernel from one warp's shared memory (WarpSlot):
+/// as many warps per block (at most 4) as keep a block within 64 KiB, at least one. Up to 32
+/// unknowns (at most 12 KiB per warp) that is 4 warps; 33 unknowns (the 3D chain, 11 KiB)
+/// also 4; about 50 unknowns 2; 64 unknowns (40 KiB) and 77 to 128 (52 to 142 KiB) one warp
+/// per block, so an SM fits five blocks at 64 and one at 128 (228 KiB of shared memory per
+/// SM; a block may use 227 KiB).
+struct WarpLaunchPolicy {
+  int warpsPerBlock;
+};
+constexpr int kWarpKernelMaxWarps = 4;
+constexpr size_t kWarpBlockSharedTarget = 64 * 1024;
+constexpr WarpLaunchPolicy WarpPolicy(size_t sharedBytesPerWarp) {
+  const size_t fit = kWarpBlockSharedTarget / (sharedBytesPerWarp > 0 ? sharedBytesPerWarp : 1);
+  return WarpLaunchPolicy{fit >= kWarpKernelMaxWarps ? kWarpKernelMaxWarps : fit > 1 ? static_cast<int>(fit) : 1};
+}
+
+/// Shared memory of one warp of the warp-per-system kernel, sized for the model's n unknowns
+/// (not its capacity): the row-major n x n iteration-matrix slot, the integrator's workspace
+/// (GeneralizedAlphaWorkSize Reals) and n pivots, padded to 16 bytes. The workspace lives in
+/// shared memory, not in lane 0's local memory, because the warp's solve reads w.res and
+/// writes w.delta; lane 0's integrator object and observer stay in its local memory.
+struct WarpSlot {
+  int n = 0;         ///< unknowns nODE2 + nODE1 + nAE
+  int workSize = 0;  ///< GeneralizedAlphaWorkSize
+  int reals = 0;     ///< Reals per warp (matrix, workspace, pivots, padding)
+};
+WarpSlot MakeWarpSlot(const LayoutView& L) {
+  WarpSlot s;
+  s.n = L.nODE2 + L.nODE1 + L.nAE;
+  s.workSize = GeneralizedAlphaWorkSize(L);
+  const int pivotReals = static_cast<int>((static_cast<size_t>(s.n) * sizeof(int) + sizeof(Real) - 1) / sizeof(Real));
+  s.reals = s.n * s.n + s.workSize + pivotReals;
+  s.reals += s.reals % 2;  // 16-byte steps between warps
+  return s;
+}
+
+using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
+
+/// One warp integrates one system of the chunk (generalized-alpha): lane 0 builds the system
+/// in its local memory over the warp's shared slot and runs its phases; the warp factorizes
+/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FactorizeDense's and SolveDense's
+/// arithmetic). Outputs as FusedKernel's. Every lane of a warp stays in the warp's system
+/// until it is finished (the exit test is warp-uniform), so every shuffle has all 32 lanes.
+__global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
+    WarpFusedKernel(FusedArgs a, GeneralizedAlphaParameters P, WarpSlot slot) {
+  extern __shared__ Real warpSlots[];
+  WarpTeam team{static_cast<int>(threadIdx.x % 32)};
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  const int i = static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) + warp;
+  if (i >= a.nSystems) return;
+  Real* matrix = warpSlots + static_cast<size_t>(warp) * static_cast<size_t>(slot.reals);
+  Real* work = matrix + slot.n * slot.n;
+  int* piv = reinterpret_cast<int*>(work + slot.workSize);
+  int run = 0;
+  if (team.lane == 0) run = BeginSystemOutputs(a, i) ? 1 : 0;
+  if (!team.Broadcast(run, 0)) return;
+  alignas(WarpSystem) unsigned char storage[sizeof(WarpSystem)];
+  WarpSystem* s = nullptr;
+  if (team.lane == 0)
+    s = new (storage) WarpSystem(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, P, work, matrix,
+                                 MakeSystemObserver(a, i));
+  RunLockstepSystemWithTeam(team, s, a.L, work, matrix, piv);
+  if (team.lane == 0) {
+    FinishSystemOutputs(a, i, s->ga.Info(), s->obs);
+    s->~WarpSystem();
+  }
+}
 
 class CudaEvaluator final : public Evaluator {
  public:
@@ -102,11 +205,18 @@ class CudaEvaluator final : public Evaluator {
     if (!CudaDeviceAvailable(&why)) throw std::runtime_error("CUDA evaluator: " + why);
     MBS_CUDA_CHECK(cudaSetDevice(o.device));
     MBS_CUDA_CHECK(cudaStreamCreate(&stream_));
+    MBS_CUDA_CHECK(cudaDeviceGetAttribute(&maxSharedPerBlock_, cudaDevAttrMaxSharedMemoryPerBlockOptin, o.device));
   }
   ~CudaEvaluator() override {
     if (stream_) cudaStreamDestroy(stream_);
   }
-  std::string Name() const override { return "cuda"; }
+  std::string Name() const override {
+    switch (options_.mapping) {
+      case KernelMapping::threadPerSystem: return "cuda-thread";
+      case KernelMapping::warpPerSystem: return "cuda-warp";
+      default: return "cuda";
+    }
+  }
 
   BatchResult Evaluate(const BatchProblem& p) override {
     CheckBatchProblem(p);
@@ -115,9 +225,23 @@ class CudaEvaluator final : public Evaluator {
     if (p.nSystems == 0) return r;
 
     const DeviceMemoryPlan plan = PlanDeviceMemory(p);
+    const bool explicitSolver = IsExplicitSolverType(p.solver);
+    const KernelMapping mapping = ChooseKernelMapping(plan.capacity, explicitSolver, options_.mapping);
     const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
     const ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
-    const bool explicitSolver = IsExplicitSolverType(p.solver);
+    const WarpSlot slot = MakeWarpSlot(p.layout->View());
+    const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
+    const size_t warpSharedBytes =
+        static_cast<size_t>(warpPolicy.warpsPerBlock) * static_cast<size_t>(slot.reals) * sizeof(Real);
+    if (mapping == KernelMapping::warpPerSystem) {
+      if (warpSharedBytes > static_cast<size_t>(maxSharedPerBlock_))
+        throw ValidationError("CUDA evaluator: the warp-per-system kernel needs " + std::to_string(warpSharedBytes) +
+                              " bytes of shared memory per block for this model (" + std::to_string(slot.n) +
+                              " unknowns); device " + std::to_string(options_.device) + " allows " +
+                              std::to_string(maxSharedPerBlock_));
+      MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(warpSharedBytes)));
+    }
     DeviceLayout dl;
     dl.Upload(*p.layout, stream_);
     DeviceBuffer<Real> dSignal;
@@ -146,6 +270,8 @@ class CudaEvaluator final : public Evaluator {
     DeviceBuffer<int> dSignalCount(signalPerSystem > 0 ? chunk : 0);
     RecordedSignals rec;
     if (signalPerSystem > 0) rec = RecordedSignals{dSignals.get(), dSignalCount.get(), r.signalRows, p.signalStride, r.signalWidth};
+    FusedArgs args{dl.view, dTheta.get(), nt, 0, p.objectives.set, dSignal.get(), dSkip.get(), dValues.get(), nv,
+                   dStatus.get(), dInfo.get(), rec};
 
     for (size_t begin = 0; begin < static_cast<size_t>(p.nSystems); begin += chunk) {
       const size_t n = std::min(chunk, static_cast<size_t>(p.nSystems) - begin);
@@ -155,13 +281,16 @@ class CudaEvaluator final : public Evaluator {
       // rows a system does not record stay NaN (all bits set is a NaN)
       if (signalPerSystem > 0)
         MBS_CUDA_CHECK(cudaMemsetAsync(dSignals.get(), 0xFF, n * signalPerSystem * sizeof(Real), stream_));
-      if (explicitSolver)
-        Launch<ExplicitRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), E, p.objectives.set,
-                               dSignal.get(), dSkip.get(), dValues.get(), nv, dStatus.get(), dInfo.get(), rec);
-      else
-        Launch<GeneralizedAlphaRunner>(plan.capacity, dl.view, dTheta.get(), nt, static_cast<int>(n), P,
-                                       p.objectives.set, dSignal.get(), dSkip.get(), dValues.get(), nv,
-                                       dStatus.get(), dInfo.get(), rec);
+      args.nSystems = static_cast<int>(n);
+      if (mapping == KernelMapping::warpPerSystem) {
+        const int grid = (args.nSystems + warpPolicy.warpsPerBlock - 1) / warpPolicy.warpsPerBlock;
+        WarpFusedKernel<<<grid, 32 * warpPolicy.warpsPerBlock, warpSharedBytes, stream_>>>(args, P, slot);
+        MBS_CUDA_CHECK(cudaGetLastError());
+      } else if (explicitSolver) {
+        LaunchThreadPerSystem<ExplicitRunner>(plan.capacity, args, E);
+      } else {
+        LaunchThreadPerSystem<GeneralizedAlphaRunner>(plan.capacity, args, P);
+      }
       dValues.CopyToHost(r.values.data() + begin * static_cast<size_t>(nv), n * static_cast<size_t>(nv), stream_);
       if (signalPerSystem > 0) {
         dSignals.CopyToHost(r.signals.data() + begin * signalPerSystem, n * signalPerSystem, stream_);
@@ -177,27 +306,25 @@ class CudaEvaluator final : public Evaluator {
   }
 
  private:
-  /// Launches the fused kernel of the model's capacity with the capacity's launch policy.
+  /// Launches the thread-per-system kernel of the model's capacity (8 to 64; ChooseKernelMapping
+  /// refuses larger ones) with the capacity's launch policy.
   template <template <int> class Runner, class Params>
-  void Launch(int capacity, const LayoutView& L, const Real* theta, int nt, int n, const Params& P,
-              const ObjectiveSet& set, const Real* signal, const unsigned char* skip, Real* values, int nv,
-              int* status, SolveInfo* info, const RecordedSignals& rec) {
+  void LaunchThreadPerSystem(int capacity, const FusedArgs& args, const Params& P) {
     const int block = FusedPolicy(capacity).blockSize;
-    const int grid = (n + block - 1) / block;
+    const int grid = (args.nSystems + block - 1) / block;
     switch (capacity) {
-      case 8: FusedKernel<8, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
-      case 16: FusedKernel<16, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
-      case 32: FusedKernel<32, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
-      case 64: FusedKernel<64, Runner><<<grid, block, 0, stream_>>>(L, theta, nt, n, P, set, signal, skip, values, nv, status, info, rec); break;
-      default:
-        throw ValidationError("CUDA evaluator: models with more than 64 unknowns are not supported by the fused "
-                              "kernels (this model needs capacity " + std::to_string(capacity) + ")");
+      case 8: FusedKernel<8, Runner><<<grid, block, 0, stream_>>>(args, P); break;
+      case 16: FusedKernel<16, Runner><<<grid, block, 0, stream_>>>(args, P); break;
+      case 32: FusedKernel<32, Runner><<<grid, block, 0, stream_>>>(args, P); break;
+      case 64: FusedKernel<64, Runner><<<grid, block, 0, stream_>>>(args, P); break;
+      default: throw std::logic_error("thread-per-system kernel launched for capacity " + std::to_string(capacity));
     }
     MBS_CUDA_CHECK(cudaGetLastError());
   }
 
   CudaEvaluatorOptions options_;
   cudaStream_t stream_ = nullptr;
+  int maxSharedPerBlock_ = 0;  ///< the device's opt-in shared memory per block (bytes)
 };
 
 }  // namespace
@@ -231,7 +358,46 @@ DeviceMemoryPlan PlanDeviceMemory(const BatchProblem& p) {
                                                        : GeneralizedAlphaWorkBound(plan.capacity);
   plan.localBytesPerThread = c * c * sizeof(Real) + c * sizeof(int) + static_cast<size_t>(workBound) * sizeof(Real) +
                              sizeof(ObjectiveObserver<>);
+  plan.sharedBytesPerWarp = static_cast<size_t>(MakeWarpSlot(L).reals) * sizeof(Real);
   return plan;
+}
+
+const char* KernelMappingName(KernelMapping m) {
+  switch (m) {
+    case KernelMapping::threadPerSystem: return "threadPerSystem";
+    case KernelMapping::warpPerSystem: return "warpPerSystem";
+    default: return "automatic";
+  }
+}
+
+KernelMapping ChooseKernelMapping(int capacity, bool explicitSolver, KernelMapping requested) {
+  if (capacity <= 0 || capacity > kMaxBatchCapacity)
+    throw ValidationError("CUDA evaluator: models with more than " + std::to_string(kMaxBatchCapacity) +
+                          " unknowns (nODE2 + nODE1 + nAE) are not supported by the fused kernels");
+  if (explicitSolver) {
+    // Explicit RK has no factorization per step, so a warp would have nothing to share; its
+    // per-thread state (mass matrix and seven stages) exceeds what a thread should hold above
+    // 64 unknowns, so 128 is refused rather than run slowly out of local memory.
+    if (requested == KernelMapping::warpPerSystem)
+      throw ValidationError("CUDA evaluator: the warp-per-system kernel runs GeneralizedAlpha only; explicit solvers "
+                            "run one thread per system");
+    if (capacity > kMaxThreadKernelCapacity)
+      throw ValidationError("CUDA evaluator: explicit solvers run one thread per system, for models with up to " +
+                            std::to_string(kMaxThreadKernelCapacity) + " unknowns (this model needs capacity " +
+                            std::to_string(capacity) + "; use evaluator 'cpu')");
+    return KernelMapping::threadPerSystem;
+  }
+  switch (requested) {
+    case KernelMapping::threadPerSystem:
+      if (capacity > kMaxThreadKernelCapacity)
+        throw ValidationError("CUDA evaluator: the thread-per-system kernel supports models with up to " +
+                              std::to_string(kMaxThreadKernelCapacity) + " unknowns (this model needs capacity " +
+                              std::to_string(capacity) + "; use the warp-per-system mapping)");
+      return KernelMapping::threadPerSystem;
+    case KernelMapping::warpPerSystem: return KernelMapping::warpPerSystem;
+    default: return capacity <= kMaxThreadPerSystemAutomatic ? KernelMapping::threadPerSystem
+                                                            : KernelMapping::warpPerSystem;
+  }
 }
 
 std::unique_ptr<Evaluator> CreateCudaEvaluator(const CudaEvaluatorOptions& options) {

@@ -2,12 +2,15 @@
 # One command for a machine with an NVIDIA GPU: configures and builds the CUDA backend, runs
 # the CUDA tests (and the CPU batch tests they compare against), the million-point example
 # scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu,
-# cuda and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON summary
-# with the cuda-over-cpu speedup and the fused-cuda over cuda-cublas ratio per model. Libraries the machine lacks can be carried as Debian
-# packages in .deps/ (scripts/gpu_deps.sh).
+# cuda-thread and cuda-warp (the fused kernel with the thread- or warp-per-system mapping
+# forced) and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON
+# summary with, per model, the warp-over-thread ratio, the cuda-over-cpu speedup and the
+# fused-cuda over cuda-cublas ratio ("cuda" = the mapping the automatic size dispatch picks
+# for the model). Libraries the machine lacks can be carried as Debian packages in .deps/
+# (scripts/gpu_deps.sh).
 #   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
 # Budget: well inside 10 minutes on an H200 (build ~2-4 min with all cores; tests < 1 min;
-# benchmark: each measurement predicted above 8 s is skipped).
+# benchmark: 15 model/evaluator pairs, each measurement predicted above 6 s is skipped).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="${1:-${OUT:-gpu_check_out}}"
@@ -54,7 +57,8 @@ timeout 120 "$BUILD/studies/mbsweep" compare studies/examples/slidercrank_balanc
   --out "$OUTDIR/compare_slidercrank" 2>&1 | tee -a "$OUTDIR/gpu_check.log"
 
 log "batch benchmark"
-"$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 8 \
+"$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 6 \
+  --evaluators cpu,cuda-thread,cuda-warp,cuda-cublas \
   --json "$OUTDIR/bench_batch.jsonl" 2>&1 | tee "$OUTDIR/bench_batch.txt"
 
 python3 - "$OUTDIR" "$cuda_rc" "$cpu_rc" "$build_s" <<'PY'
@@ -64,6 +68,11 @@ rows = []
 path = os.path.join(out, "bench_batch.jsonl")
 if os.path.exists(path):
     rows = [json.loads(l) for l in open(path) if l.strip()]
+# "cuda" rows: the forced mapping that equals the automatic size dispatch's choice
+auto_ev = {"threadPerSystem": "cuda-thread", "warpPerSystem": "cuda-warp"}
+for r in list(rows):
+    if r["evaluator"] in ("cuda-thread", "cuda-warp") and auto_ev.get(r.get("automaticMapping")) == r["evaluator"]:
+        rows.append(dict(r, evaluator="cuda"))
 best = {}
 for r in rows:
     key = (r["model"], r["evaluator"])
@@ -73,22 +82,28 @@ speedup = {}
 for (model, ev), r in best.items():
     if ev == "cuda" and (model, "cpu") in best:
         speedup[model] = r["systemStepsPerSecond"] / best[(model, "cpu")]["systemStepsPerSecond"]
-# fused cuda over the cuBLAS baseline, per model: system-steps/s ratio at each batch size both
-# measured, and at the largest such size
 by_size = {}
 for r in rows:
     by_size[(r["model"], r["evaluator"], r["systems"])] = r
-cublas_ratio = {}
-for (model, ev, n), r in sorted(by_size.items()):
-    base = by_size.get((model, "cuda-cublas", n))
-    if ev == "cuda" and base and base["systemStepsPerSecond"] > 0:
-        entry = cublas_ratio.setdefault(model, {"per_systems": {}})
-        entry["per_systems"][str(n)] = r["systemStepsPerSecond"] / base["systemStepsPerSecond"]
-        entry["at_largest_systems"] = n
-        entry["ratio_at_largest"] = entry["per_systems"][str(n)]
+def ratios(numerator, denominator):
+    """system-steps/s of `numerator` over `denominator` per model at each batch size both
+    measured, and at the largest such size"""
+    out = {}
+    for (model, ev, n), r in sorted(by_size.items()):
+        base = by_size.get((model, denominator, n))
+        if ev == numerator and base and base["systemStepsPerSecond"] > 0:
+            entry = out.setdefault(model, {"per_systems": {}})
+            entry["per_systems"][str(n)] = r["systemStepsPerSecond"] / base["systemStepsPerSecond"]
+            entry["at_largest_systems"] = n
+            entry["ratio_at_largest"] = entry["per_systems"][str(n)]
+    return out
+cublas_ratio = ratios("cuda", "cuda-cublas")
+warp_over_thread = ratios("cuda-warp", "cuda-thread")
+automatic = {r["model"]: r["automaticMapping"] for r in rows if r.get("automaticMapping", "-") != "-"}
 summary = {"cuda_tests_rc": cuda_rc, "cpu_batch_tests_rc": cpu_rc, "build_seconds": build_s,
            "best": {f"{m}/{e}": r for (m, e), r in best.items()}, "cuda_over_cpu_speedup": speedup,
-           "cuda_over_cublas_ratio": cublas_ratio, "rows": rows}
+           "cuda_over_cublas_ratio": cublas_ratio, "warp_over_thread_ratio": warp_over_thread,
+           "automatic_mapping": automatic, "rows": rows}
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=1)
 print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
 PY

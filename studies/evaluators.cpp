@@ -22,7 +22,7 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     c.threads = o.threads;
     return CreateCpuEvaluator(c);
   }
-  if (name == "cuda" || name == "cuda-cublas" || name == "auto") {
+  if (name == "cuda" || name == "cuda-thread" || name == "cuda-warp" || name == "cuda-cublas" || name == "auto") {
     std::string why;
     if (!CudaAvailable(&why)) {
       if (name == "auto") return CreateEvaluator("cpu", o);
@@ -32,10 +32,12 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     CudaEvaluatorOptions c;
     c.device = o.device;
     c.maxChunkSystems = o.maxChunkSystems;
+    if (name == "cuda-thread") c.mapping = KernelMapping::threadPerSystem;
+    if (name == "cuda-warp") c.mapping = KernelMapping::warpPerSystem;
     return name == "cuda-cublas" ? CreateCublasEvaluator(c) : CreateCudaEvaluator(c);
 #endif
   }
-  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, cuda-cublas, auto)");
+  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, cuda-thread, cuda-warp, cuda-cublas, auto)");
 }
 
 }  // namespace mbsweep

@@ -1,7 +1,9 @@
 /// @file evaluators.h
 /// Evaluators created by name: "cpu", "cuda" (fused kernels, when built with CUDA and a device
-/// is present), "cuda-cublas" (the cuBLAS batched-factorization baseline, generalized-alpha
-/// only, same conditions) and "auto" (cuda if available, else cpu).
+/// is present; the kernel mapping chosen by model size), "cuda-thread" and "cuda-warp" (the
+/// same with the thread-per-system or the warp-per-system kernel forced, for comparisons),
+/// "cuda-cublas" (the cuBLAS batched-factorization baseline, generalized-alpha only, same
+/// conditions) and "auto" (cuda if available, else cpu).
 #pragma once
 
 #include <memory>

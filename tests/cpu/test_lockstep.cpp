@@ -1,10 +1,12 @@
 // Lockstep batch (common/lockstep.h) on the host: the generalized-alpha phases driven for a
 // whole batch, with deferred batched factorizations and solves, reproduce the fused CPU batch
-// runner bit for bit (values, statuses, counters, failure data, signals).
+// runner bit for bit (values, statuses, counters, failure data, signals); so does the
+// warp-per-system kernel's team driver run with emulated teams.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "common/creators.h"
 #include "tests/cpu/test_util.h"
@@ -162,6 +164,56 @@ TEST(Lockstep, ReproducesFusedRunnerWithStepReduction) {
 // Explicit solvers are refused with a message naming the rule.
 TEST(Lockstep, RefusesExplicitSolvers) {
   test::ExpectRefusesExplicitSolver([](const BatchProblem& p) { EvaluateLockstepOnHost(p); });
+  test::ExpectRefusesExplicitSolver([](const BatchProblem& p) { EvaluateTeamOnHost(p, 4); });
+}
+
+// The warp-per-system kernel's driver (RunLockstepSystemWithTeam: lane 0 runs the phases, the
+// team factorizes and solves the row-major slot) with emulated teams of 1, 4 and 32 lanes
+// reproduces the fused runner bit for bit: full and modified Newton with signals, and
+// invalid rows, Newton failures and step reduction.
+TEST(Lockstep, TeamDriverReproducesFusedRunner) {
+  const Fixture f = Pendulum();
+  for (bool modified : {false, true}) {
+    GridOptions o;
+    o.n = 12;
+    o.modifiedNewton = modified;
+    BatchProblem p = Grid(f, o);
+    RequestSignals(p, 12);
+    const BatchResult fused = Fused(p);
+    for (int team : {1, 4, 32}) {
+      SCOPED_TRACE(std::string(modified ? "modified" : "full") + " Newton, team of " + std::to_string(team));
+      const BatchResult r = EvaluateTeamOnHost(p, team);
+      EXPECT_EQ(r.backend, "cpu-team");
+      ExpectIdentical(fused, r);
+    }
+  }
+  GridOptions o;
+  o.n = 16;
+  o.invalidRows = o.stiffRows = true;
+  o.maxIterations = 3;
+  const BatchProblem p = Grid(f, o);
+  const BatchResult fused = Fused(p);
+  const BatchResult r = EvaluateTeamOnHost(p, 32);
+  ExpectIdentical(fused, r);
+  EXPECT_EQ(r.status[1], SolveStatus::invalid_parameter);
+  EXPECT_GT(Total(r, &SolveInfo::rejectedSteps), 0);
+}
+
+// The same on the spatial chains of 3 and 7 rigid bodies (33 and 77 unknowns, capacities 64
+// and 128: more rows than a warp has lanes, dense iteration matrices with a zero constraint
+// block and pivoting).
+TEST(Lockstep, TeamDriverReproducesFusedRunnerOnChains) {
+  for (int bodies : {3, 7}) {
+    const Fixture f = test::ChainBatchFixture(bodies);
+    ASSERT_EQ(f.layout.View().nODE2 + f.layout.View().nAE, 11 * bodies);
+    const BatchProblem p = test::ChainBatch(f, 4, 40);
+    const BatchResult fused = Fused(p);
+    EXPECT_EQ(fused.CountStatus(SolveStatus::ok), 4);
+    for (int team : {4, 32}) {
+      SCOPED_TRACE(std::to_string(bodies) + " bodies, team of " + std::to_string(team));
+      ExpectIdentical(fused, EvaluateTeamOnHost(p, team));
+    }
+  }
 }
 
 }  // namespace

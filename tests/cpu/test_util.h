@@ -75,6 +75,50 @@ inline CompiledObjectives PendulumBatchObjectives(const BatchFixture& f) {
   return BuildObjectives(d, f.layout, f.theta0);
 }
 
+/// Spatial chain of `bodies` slender rigid bodies (Euler parameters) on spherical joints
+/// under gravity, swinging out of plane: 11 unknowns per body (7 coordinates, the
+/// Euler-parameter norm, 3 joint equations), so 3 bodies need batch capacity 64 and 7 bodies
+/// capacity 128. Sensor: the last link's position.
+inline BatchFixture ChainBatchFixture(int bodies) {
+  BatchFixture f;
+  const ObjectIndex ground = CreateGround(f.model);
+  ObjectIndex previous = ground;
+  const Real length = 0.5, width = 0.05, mass = 1;
+  RigidBodyInertia inertia;
+  inertia.mass = mass;
+  inertia.inertia = {mass / 12 * (2 * width * width), mass / 12 * (length * length + width * width),
+                     mass / 12 * (length * length + width * width), 0, 0, 0};
+  for (int i = 0; i < bodies; ++i) {
+    const auto b = CreateRigidBody(f.model, "link" + std::to_string(i), {(i + 0.5) * length, 0, 0}, Matrix3D{}, inertia,
+                                   {0, 0, 0.2 * (i + 1)}, {}, {0, -9.81, 0});
+    CreateSphericalJoint(f.model, "joint" + std::to_string(i), {previous, b.body}, {i * length, 0, 0});
+    previous = b.body;
+  }
+  SensorBody s;
+  s.bodyNumber = previous;
+  s.outputVariableType = OutputVariableType::Position;
+  s.writeToFile = false;
+  f.sensor = f.model.AddSensor(s).value;
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+  return f;
+}
+
+/// A generalized-alpha batch of the chain (ChainBatchFixture): link 0's mass varied over
+/// `systems` values from 0.5, `steps` steps over 0.2 s, the pendulum batch's objectives.
+inline BatchProblem ChainBatch(const BatchFixture& f, int systems, int steps) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"m"});
+  map.Bind("link0.physicsMass", "m");
+  std::vector<Real> params;
+  for (int i = 0; i < systems; ++i) params.push_back(0.5 + 0.05 * i);
+  SimulationSettings s;
+  s.timeIntegration.endTime = 0.2;
+  s.timeIntegration.numberOfSteps = steps;
+  s.solutionSettings.sensorsWritePeriod = 0;
+  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, PendulumBatchObjectives(f));
+}
+
 /// Slope of log(err) over log(h) by least squares.
 inline double ConvergenceSlope(const std::vector<double>& h, const std::vector<double>& err) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;

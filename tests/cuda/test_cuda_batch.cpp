@@ -1,12 +1,16 @@
-// CUDA evaluators: the fused kernels and the cuBLAS batched-factorization baseline
-// (cuda-cublas) reproduce the CPU batch runner on the same batch, chunking does not change
-// results, per-system statuses propagate. Tests that need a device skip when
+// CUDA evaluators: the fused kernels (thread per system and warp per system) and the cuBLAS
+// batched-factorization baseline (cuda-cublas) reproduce the CPU batch runner on the same
+// batch, both kernel mappings agree, chunking does not change results, per-system statuses
+// propagate. Tests that need a device skip when
 // none is usable; the factory and memory-plan tests run everywhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "common/creators.h"
+#include "common/system_runner.h"
 #include "tests/cpu/test_util.h"
 #include "cuda/evaluator_cuda.h"
 #include "studies/evaluators.h"
@@ -137,6 +141,141 @@ TEST(CudaBatch, ExplicitKernelMatchesCpuRunner) {
   }
 }
 
+// Equal statuses and values to `tolerance` relative (CompareBatchResults); the largest
+// deviation and the number of systems whose Newton iteration count differs are recorded as
+// test properties (the GPU check's JSON) without being asserted: under different rounding a
+// Newton exit right at the tolerance may take one iteration more or less.
+void ExpectSameRuns(const BatchResult& a, const BatchResult& b, Real tolerance, const std::string& what) {
+  const BatchComparison c = CompareBatchResults(a, b);
+  EXPECT_TRUE(c.statusDiffers.empty()) << what;
+  EXPECT_EQ(c.comparedSystems, a.CountStatus(SolveStatus::ok)) << what;
+  Real worst = 0;
+  for (Real d : c.maxRelDeviation) {
+    EXPECT_LT(d, tolerance) << what;
+    worst = std::max(worst, d);
+  }
+  ASSERT_EQ(a.info.size(), b.info.size());
+  int iterationsDiffer = 0;
+  for (size_t i = 0; i < a.info.size(); ++i)
+    if (a.info[i].newtonIterations != b.info[i].newtonIterations) ++iterationsDiffer;
+  std::string key = what;
+  std::replace(key.begin(), key.end(), ' ', '_');
+  ::testing::Test::RecordProperty(key + ".maxRelDeviation", std::to_string(worst));
+  ::testing::Test::RecordProperty(key + ".systemsWithOtherNewtonIterations", iterationsDiffer);
+}
+
+// CPU-vs-device tolerance for the 3D chains (33 and 77 unknowns, dense iteration matrices):
+// looser than the pendulum's 1e-10, since rounding differences (FMAs on the device) that
+// shift a Newton exit by one iteration change a result by about the Newton tolerance times
+// the step's increment.
+constexpr Real kChainTolerance = 1e-8;
+
+// Warp-per-system kernel (forced on the capacity-8 pendulum, full and modified Newton)
+// against the CPU runner: equal statuses, values to 1e-10 relative. Not bitwise:
+// the team LU has FactorizeDense's arithmetic, but the device contracts multiply-adds into
+// FMAs (in the LU and in the residuals), the host does not.
+TEST(CudaWarp, MatchesCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  for (bool modified : {false, true}) {
+    BatchProblem p = Grid(f, 1000, false);
+    p.settings.timeIntegration.newton.useModifiedNewton = modified;
+    const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+    const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(p);
+    EXPECT_EQ(warp.backend, "cuda-warp");
+    ExpectSameRuns(cpu, warp, 1e-10, modified ? "pendulum modified Newton" : "pendulum full Newton");
+  }
+}
+
+// Warp against thread mapping on the same batch (the pendulum, capacity 8, and the 3-body
+// spatial chain, 33 unknowns, capacity 64): equal statuses, values to 1e-12 (pendulum) and
+// 1e-10 (chain) relative. Both kernels compile the same integrator and the same LU
+// arithmetic for the device and are expected to agree bit for bit (the recorded deviation
+// shows whether they do); the assertion leaves round-off room because nvcc decides FMA
+// contraction per call site after inlining, which differs between the two kernels.
+TEST(CudaWarp, MatchesThreadMapping) {
+  REQUIRE_CUDA();
+  const Fixture pendulum = Pendulum();
+  const Fixture chain = test::ChainBatchFixture(3);
+  const BatchProblem problems[] = {Grid(pendulum, 500, false), test::ChainBatch(chain, 64, 100)};
+  const Real tolerances[] = {1e-12, 1e-10};
+  const char* names[] = {"pendulum warp vs thread", "chain warp vs thread"};
+  for (int k = 0; k < 2; ++k) {
+    const BatchResult thread = CreateEvaluator("cuda-thread")->Evaluate(problems[k]);
+    const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(problems[k]);
+    EXPECT_EQ(thread.backend, "cuda-thread");
+    EXPECT_EQ(warp.CountStatus(SolveStatus::ok), problems[k].nSystems) << names[k];
+    ExpectSameRuns(thread, warp, tolerances[k], names[k]);
+  }
+}
+
+// The automatic mapping runs the 33-unknown chain on the warp kernel: its results are the
+// forced warp mapping's, bit for bit, and match the CPU runner (kChainTolerance).
+TEST(CudaWarp, AutomaticMappingUsesWarpAboveCapacity8) {
+  REQUIRE_CUDA();
+  const Fixture chain = test::ChainBatchFixture(3);
+  const BatchProblem p = test::ChainBatch(chain, 32, 100);
+  const BatchResult automatic = CreateEvaluator("cuda")->Evaluate(p);
+  const BatchResult warp = CreateEvaluator("cuda-warp")->Evaluate(p);
+  EXPECT_EQ(automatic.values, warp.values);
+  ExpectSameRuns(CreateEvaluator("cpu")->Evaluate(p), automatic, kChainTolerance, "chain automatic vs cpu");
+}
+
+// Capacity 128 (the chain with 7 bodies: 77 unknowns, a 77 x 77 matrix in shared memory,
+// one warp per block): the warp kernel matches the CPU runner (kChainTolerance); the thread
+// mapping refuses it with a ValidationError naming its limit.
+TEST(CudaWarp, Capacity128MatchesCpuRunner) {
+  REQUIRE_CUDA();
+  const Fixture chain = test::ChainBatchFixture(7);
+  const BatchProblem p = test::ChainBatch(chain, 48, 100);
+  EXPECT_EQ(PlanDeviceMemory(p).capacity, 128);
+  const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+  EXPECT_EQ(cpu.CountStatus(SolveStatus::ok), 48);
+  ExpectSameRuns(cpu, CreateEvaluator("cuda")->Evaluate(p), kChainTolerance, "capacity 128 vs cpu");
+  try {
+    CreateEvaluator("cuda-thread")->Evaluate(p);
+    FAIL() << "thread mapping accepted capacity 128";
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("up to 64 unknowns"), std::string::npos) << e.what();
+  }
+}
+
+// Chunks of 7 systems give bitwise the same results on the warp kernel; invalid rows and
+// Newton failures come back per system as on the CPU, with NaN values and signals for the
+// invalid row (recorded signals to 1e-10).
+TEST(CudaWarp, ChunkingStatusesAndSignals) {
+  REQUIRE_CUDA();
+  const Fixture f = Pendulum();
+  BatchProblem p = Grid(f, 50, true);
+  RequestSignals(p, 16);
+  EvaluatorOptions small;
+  small.maxChunkSystems = 7;
+  const BatchResult whole = CreateEvaluator("cuda-warp")->Evaluate(p);
+  const BatchResult chunked = CreateEvaluator("cuda-warp", small)->Evaluate(p);
+  EXPECT_EQ(whole.status, chunked.status);
+  EXPECT_EQ(whole.signalCount, chunked.signalCount);
+  const BatchComparison same = CompareBatchResults(whole, chunked);
+  for (Real d : same.maxRelDeviation) EXPECT_EQ(d, 0);
+  const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
+  EXPECT_EQ(chunked.status[1], SolveStatus::invalid_parameter);
+  EXPECT_EQ(chunked.info[1].status, SolveStatus::invalid_parameter);
+  EXPECT_TRUE(std::isnan(chunked.Value(1, 0)));
+  EXPECT_EQ(chunked.signalCount[1], 0);
+  EXPECT_TRUE(std::isnan(chunked.SignalRow(1, 0)[0]));
+  EXPECT_EQ(cpu.status, chunked.status);
+  EXPECT_EQ(cpu.signalCount, chunked.signalCount);
+  const BatchComparison c = CompareBatchResults(cpu, chunked);
+  for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10);
+  for (Real d : c.maxSignalDeviation) EXPECT_LT(d, 1e-10);
+}
+
+// Explicit solvers never run on the warp kernel: "cuda-warp" refuses them, "cuda" runs them
+// one thread per system.
+TEST(CudaWarp, RefusesExplicitSolvers) {
+  REQUIRE_CUDA();
+  test::ExpectRefusesExplicitSolver([](const BatchProblem& p) { CreateEvaluator("cuda-warp")->Evaluate(p); });
+}
+
 // cuda-cublas (lockstep phases, cublasDgetrfBatched / cublasDgetrsBatched) against the CPU
 // runner on the constrained pendulum batch, full and modified Newton: equal statuses and
 // values to 1e-10 relative (cuBLAS pivots as FixedLU does but rounds differently).
@@ -213,7 +352,8 @@ TEST(Evaluators, CublasFactoryByName) {
   }
 }
 
-// Factory: "auto" always yields an evaluator; "cuda" without a device is a clear error.
+// Factory: "auto" always yields an evaluator; "cuda", "cuda-thread" and "cuda-warp" without a
+// device are a clear error.
 TEST(Evaluators, FactoryByName) {
   EXPECT_EQ(CreateEvaluator("cpu")->Name(), "cpu");
   std::string why;
@@ -228,6 +368,48 @@ TEST(Evaluators, FactoryByName) {
     }
   }
   EXPECT_THROW(CreateEvaluator("tpu"), ValidationError);
+  // the forced mappings: their own names with a device, the same clear error without one
+  for (const char* name : {"cuda-thread", "cuda-warp"}) {
+    if (have) {
+      EXPECT_EQ(CreateEvaluator(name)->Name(), name);
+      continue;
+    }
+    try {
+      CreateEvaluator(name);
+      ADD_FAILURE() << name << " created without a device";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("evaluator '") + name + "' is not available"), std::string::npos);
+    }
+  }
+}
+
+// The size dispatch (no device needed): generalized-alpha runs one thread per system at
+// capacity 8 and one warp per system at 16 to 128; a forced thread mapping stops at 64;
+// explicit solvers run one thread per system up to 64; above 128 unknowns is a clear error.
+TEST(Evaluators, KernelMappingBySize) {
+  using K = KernelMapping;
+  EXPECT_EQ(ChooseKernelMapping(8, false), K::threadPerSystem);
+  for (int c : {16, 32, 64, 128}) EXPECT_EQ(ChooseKernelMapping(c, false), K::warpPerSystem) << c;
+  for (int c : {8, 16, 32, 64}) {
+    EXPECT_EQ(ChooseKernelMapping(c, false, K::threadPerSystem), K::threadPerSystem) << c;
+    EXPECT_EQ(ChooseKernelMapping(c, true), K::threadPerSystem) << c;
+    EXPECT_EQ(ChooseKernelMapping(c, true, K::threadPerSystem), K::threadPerSystem) << c;
+  }
+  for (int c : {8, 16, 32, 64, 128}) EXPECT_EQ(ChooseKernelMapping(c, false, K::warpPerSystem), K::warpPerSystem) << c;
+  auto expectRefused = [](int capacity, bool explicitSolver, K requested, const std::string& phrase) {
+    try {
+      ChooseKernelMapping(capacity, explicitSolver, requested);
+      ADD_FAILURE() << "capacity " << capacity << " accepted";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
+    }
+  };
+  expectRefused(128, false, K::threadPerSystem, "up to 64 unknowns");
+  expectRefused(128, true, K::automatic, "up to 64 unknowns");
+  expectRefused(16, true, K::warpPerSystem, "GeneralizedAlpha only");
+  expectRefused(0, false, K::automatic, "more than 128 unknowns");
+  expectRefused(256, false, K::warpPerSystem, "more than 128 unknowns");
+  EXPECT_STREQ(KernelMappingName(K::warpPerSystem), "warpPerSystem");
 }
 
 // Device memory plan: capacity from the unknowns, global bytes from theta and values.
@@ -239,6 +421,10 @@ TEST(Evaluators, DeviceMemoryPlan) {
   EXPECT_EQ(plan.globalBytesPerSystem,
             static_cast<size_t>(p.ThetaSize()) * 8 + 2 * 8 + sizeof(int) + sizeof(SolveInfo) + 1);
   EXPECT_GT(plan.localBytesPerThread, 8u * 8u * 8u);
+  // the warp slot: 3 x 3 matrix, the workspace of 2 coordinates and 1 constraint, 3 pivots
+  const LayoutView L = f.layout.View();
+  const size_t reals = 9 + static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 2;
+  EXPECT_EQ(plan.sharedBytesPerWarp, (reals + reals % 2) * sizeof(Real));
 }
 
 }  // namespace

@@ -1,0 +1,264 @@
+/// @file team_lu.h
+/// FactorizeDense / SolveDense (common/dense_lu.h) run by a team of lanes that share one
+/// row-major n x n matrix: the cooperative linear algebra of the warp-per-system CUDA kernel
+/// (cuda/evaluator_cuda.cu), written once for the device warp and for a host team that
+/// emulates its lanes (tests/common/test_team_lu.cpp checks it against FactorizeDense and
+/// SolveDense bit for bit).
+///
+/// Every element is computed with the serial routines' arithmetic: the diagonal shortcut
+/// (InvertIfDiagonal), the pivot row (the first row with the strictly largest |a[i][k]|, as
+/// LUFactorize chooses it), the multipliers l = a[i][k] * inv and the updates
+/// a[i][j] -= l * a[k][j] (skipped for l == 0), and in the solve the same subtraction order
+/// per unknown. Only the assignment of elements to lanes differs.
+///
+/// Team concept (what the algorithms below use):
+///   int Size() const;                      number of lanes T
+///   void ForEachLane(F f);                 runs f(lane) for the calling lane (device) or for
+///                                          every lane in turn (host emulation)
+///   void Sync();                           barrier: what a lane wrote before it is visible to
+///                                          every lane after it
+///   TeamCandidate<S> ArgMax(F candidate);  every lane proposes candidate(lane); every lane gets
+///                                          the largest value, ties to the lowest index
+///   T Broadcast(T v, int source);          lane `source`'s v, on every lane
+/// The algorithms are sequences of stages separated by Sync: within a stage a lane writes
+/// only elements no other lane reads or writes in that stage, so running the lanes of a
+/// stage one after the other (EmulatedTeam) computes exactly what the lanes of a warp
+/// compute concurrently. Every lane takes every branch of the algorithms (all branch
+/// conditions are team-uniform), so every lane reaches every Sync and shuffle.
+#pragma once
+
+#include "common/types.h"
+
+namespace mbsweep {
+
+/// One lane's proposal to Team::ArgMax: a value and the index it belongs to (index < 0: no
+/// proposal; it loses to every proposal).
+template <class Scalar>
+struct TeamCandidate {
+  Scalar value;
+  int index;
+};
+
+/// True if candidate a wins over b: the larger value, ties (and equal values such as -0 and
+/// +0) to the lower index; a missing proposal (index < 0) never wins over a proposal. NaN
+/// values are never proposed (the algorithms skip them, as LUFactorize's `v > best` does).
+template <class Scalar>
+MBS_HD_INLINE bool TeamCandidateWins(const TeamCandidate<Scalar>& a, const TeamCandidate<Scalar>& b) {
+  if (a.index < 0) return false;
+  if (b.index < 0) return true;
+  return a.value > b.value || (a.value == b.value && a.index < b.index);
+}
+
+namespace detail {
+template <class Scalar>
+MBS_HD_INLINE Scalar TeamAbs(Scalar v) {
+  return v < 0 ? -v : v;  // as LUFactorize writes it (keeps -0, which compares equal to +0)
+}
+}  // namespace detail
+
+/// FactorizeDense on the row-major n x n matrix `a` by a team: inverted in place if diagonal
+/// (`diagonal` set on every lane), LU-factorized with partial pivoting otherwise, interchange
+/// k <-> piv[k] recorded. Returns false (on every lane) for a singular or non-finite matrix;
+/// then `a` and `piv` hold what FactorizeDense leaves there. `a` and `piv` are shared by the
+/// team; the call ends with a Sync.
+template <class Team, class Scalar>
+MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& diagonal) {
+  const int T = team.Size();
+  // Diagonal shortcut (InvertIfDiagonal): per lane 2 if it sees a non-zero off-diagonal
+  // entry, else 1 if it sees a zero or non-finite diagonal entry, else 0; the largest wins.
+  const TeamCandidate<Scalar> shape = team.ArgMax([&](int lane) {
+    int worst = 0;
+    for (int e = lane; e < n * n; e += T) {
+      const int i = e / n, j = e - i * n;
+      if (i != j) {
+        if (a[e] != 0) worst = 2;
+      } else if (worst == 0) {
+        const Scalar d = a[e];
+        if (!(d != 0) || !(d - d == 0)) worst = 1;
+      }
+    }
+    return TeamCandidate<Scalar>{Scalar(worst), lane};
+  });
+  diagonal = shape.value < 2;
+  if (diagonal) {
+    if (shape.value > 0) {
+      team.Sync();
+      return false;  // zero or non-finite diagonal entry: a unchanged
+    }
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < n; i += T) a[i * n + i] = Scalar(1) / a[i * n + i];
+    });
+    team.Sync();
+    return true;
+  }
+
+  for (int k = 0; k < n; ++k) {
+    // Pivot: each lane scans its rows k + lane, k + lane + T, ... with LUFactorize's strict
+    // `v > best` (the first of equal values, NaN skipped); the team takes the largest, the
+    // lowest row on ties: the row LUFactorize's scan from k downwards picks.
+    TeamCandidate<Scalar> best = team.ArgMax([&](int lane) {
+      TeamCandidate<Scalar> c{Scalar(0), -1};
+      for (int i = k + lane; i < n; i += T) {
+        const Scalar v = detail::TeamAbs(a[i * n + k]);
+        if (c.index < 0 ? v == v : v > c.value) c = TeamCandidate<Scalar>{v, i};
+      }
+      return c;
+    });
+    // LUFactorize starts its scan at |a[k][k]|: a NaN there stays the "best" and fails below.
+    const Scalar diagonalValue = detail::TeamAbs(a[k * n + k]);
+    if (!(diagonalValue == diagonalValue)) best = TeamCandidate<Scalar>{diagonalValue, k};
+    const int p = best.index;
+    team.ForEachLane([&](int lane) {
+      if (lane == 0) piv[k] = p;
+    });
+    if (!(best.value > 0) || !(best.value < Scalar(1e308))) {
+      team.Sync();
+      return false;
+    }
+    if (p != k) {
+      team.Sync();  // every lane has read a[k][k] above before row k changes
+      team.ForEachLane([&](int lane) {
+        for (int j = lane; j < n; j += T) {
+          const Scalar t = a[k * n + j];
+          a[k * n + j] = a[p * n + j];
+          a[p * n + j] = t;
+        }
+      });
+      team.Sync();
+    }
+    // multipliers: column k below the diagonal, rows split over the lanes
+    const Scalar inv = Scalar(1) / a[k * n + k];
+    team.ForEachLane([&](int lane) {
+      for (int i = k + 1 + lane; i < n; i += T) a[i * n + k] = a[i * n + k] * inv;
+    });
+    team.Sync();
+    // trailing update: columns k+1.. split over the lanes (each lane walks its columns down
+    // the rows: consecutive lanes touch consecutive elements of a row)
+    team.ForEachLane([&](int lane) {
+      for (int i = k + 1; i < n; ++i) {
+        const Scalar l = a[i * n + k];
+        if (l != 0)
+          for (int j = k + 1 + lane; j < n; j += T) a[i * n + j] -= l * a[k * n + j];
+      }
+    });
+    team.Sync();
+  }
+  return true;
+}
+
+/// SolveDense by a team: x = A^-1 b with a factorization from TeamFactorizeDense (or
+/// FactorizeDense); x may alias b. `a`, `piv`, `b` and `x` are shared by the team; the call
+/// starts by reading b (write it before a Sync) and ends with a Sync.
+///
+/// Forward substitution runs column by column over the lanes (unknown i receives its updates
+/// from columns 0, 1, ..., i-1 in LUSolve's order); back substitution subtracts the terms of
+/// unknown i in the order j = i+1, ..., n-1, which needs x[i+1] before the first term, so it
+/// has no parallelism that keeps LUSolve's rounding: lane 0 runs it.
+template <class Team, class Scalar>
+MBS_HD void TeamSolveDense(Team& team, const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
+  const int T = team.Size();
+  if (diagonal) {
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < n; i += T) x[i] = b[i] * a[i * n + i];
+    });
+    team.Sync();
+    return;
+  }
+  if (x != b) {
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < n; i += T) x[i] = b[i];
+    });
+    team.Sync();
+  }
+  team.ForEachLane([&](int lane) {
+    if (lane != 0) return;
+    for (int k = 0; k < n; ++k)
+      if (piv[k] != k) {
+        const Real t = x[k];
+        x[k] = x[piv[k]];
+        x[piv[k]] = t;
+      }
+  });
+  team.Sync();
+  for (int j = 0; j + 1 < n; ++j) {
+    team.ForEachLane([&](int lane) {
+      const Real xj = x[j];
+      for (int i = j + 1 + lane; i < n; i += T) x[i] -= a[i * n + j] * xj;
+    });
+    team.Sync();
+  }
+  team.ForEachLane([&](int lane) {
+    if (lane != 0) return;
+    for (int i = n - 1; i >= 0; --i) {
+      Real s = x[i];
+      for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
+      x[i] = s / a[i * n + i];
+    }
+  });
+  team.Sync();
+}
+
+#if !defined(__CUDA_ARCH__)
+/// Host team of `size` lanes that runs each stage's lanes one after the other (tests, and the
+/// statement of what the warp computes). Sync has nothing to wait for; Broadcast returns its
+/// argument (values outside a stage are the same on every lane).
+class EmulatedTeam {
+ public:
+  explicit EmulatedTeam(int size) : size_(size) {}
+  int Size() const { return size_; }
+  template <class F>
+  void ForEachLane(F&& f) {
+    for (int lane = 0; lane < size_; ++lane) f(lane);
+  }
+  void Sync() {}
+  template <class F>
+  auto ArgMax(F&& candidate) -> decltype(candidate(0)) {
+    auto best = candidate(0);
+    for (int lane = 1; lane < size_; ++lane) {
+      const auto c = candidate(lane);
+      if (TeamCandidateWins(c, best)) best = c;
+    }
+    return best;
+  }
+  template <class T>
+  T Broadcast(T v, int /*source*/) {
+    return v;
+  }
+
+ private:
+  int size_;
+};
+#endif
+
+#if defined(__CUDACC__)
+/// Device team: the 32 lanes of one warp, all active (full-mask shuffles; the caller must
+/// keep the whole warp in the call).
+struct WarpTeam {
+  static constexpr unsigned kFullMask = 0xffffffffu;
+  int lane;  ///< threadIdx.x % 32
+  __device__ int Size() const { return 32; }
+  template <class F>
+  __device__ void ForEachLane(F&& f) {
+    f(lane);
+  }
+  __device__ void Sync() { __syncwarp(kFullMask); }
+  /// Butterfly reduction: after five exchanges every lane holds the winner.
+  template <class F>
+  __device__ auto ArgMax(F&& candidate) -> decltype(candidate(0)) {
+    auto best = candidate(lane);
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      auto other = best;
+      other.value = __shfl_xor_sync(kFullMask, best.value, offset);
+      other.index = __shfl_xor_sync(kFullMask, best.index, offset);
+      if (TeamCandidateWins(other, best)) best = other;
+    }
+    return best;
+  }
+  template <class T>
+  __device__ T Broadcast(T v, int source) {
+    return __shfl_sync(kFullMask, v, source);
+  }
+};
+#endif
+
+}  // namespace mbsweep
