@@ -61,7 +61,7 @@ MBS_HD void LUSolve(const Scalar* a, const int* piv, int n, const Real* b, Real*
   for (int i = n - 1; i >= 0; --i) {
     Real s = x[i];
     for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
-    x[i] = s / a[i * n + i];
+    x[i] = s * (Scalar(1) / a[i * n + i]);  // the division does not wait for s: off the chain of unknowns
   }
 }
 
