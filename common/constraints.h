@@ -324,6 +324,57 @@ MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta
   return true;
 }
 
+/// The residual part of AddConstraintReactionsAndAE for a prismatic 2D joint between markers
+/// on planar rigid bodies or nodes (PlanarMarkerFrame), with the values of the general path:
+/// C_q's rows as ConstraintLocal accumulates them, without the products with the zero rows of
+/// planar Jacobians. `p`: the joint's parameters (axisMarker0, normalMarker1). Returns false
+/// (nothing written) for other markers.
+MBS_HD_INLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                           const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
+                                           Real* f, Real* c) {
+  PlanarFrame F0, F1;
+  if (!PlanarMarkerFrame(L, theta, q, v, o.extra[0], F0) || !PlanarMarkerFrame(L, theta, q, v, o.extra[1], F1))
+    return false;
+  const int nAE = o.nAE;
+  const Vec3 a = F0.A * LoadVec3(p);
+  const Vec3 nv = F1.A * LoadVec3(p + 3);
+  const Vec3 dp = MakeVec3(F1.P.pos[0] - F0.P.pos[0], F1.P.pos[1] - F0.P.pos[1], F1.posZ - F0.posZ);
+  // C_q rows over [marker 0's node coordinates x, y, phi, marker 1's]; a rotation coordinate's
+  // rotation Jacobian is the z axis
+  Real cq[2][6];
+  for (int j = 0; j < 3; ++j) {
+    cq[0][j] = -(nv[0] * F0.P.J[0][j] + nv[1] * F0.P.J[1][j]);
+    cq[0][3 + j] = nv[0] * F1.P.J[0][j] + nv[1] * F1.P.J[1][j];
+    cq[1][j] = cq[1][3 + j] = 0;
+  }
+  cq[0][5] += Cross(nv, dp)[2];
+  if (nAE > 1) {
+    cq[1][2] += Cross(a, nv)[2];
+    cq[1][5] += Cross(nv, a)[2];
+  }
+  const Real* lam = lambda + o.aeBegin;
+  const bool active = o.extra[2] != 0;
+  for (int r = 0; r < nAE; ++r) {
+    Real C;
+    if (!active) {
+      C = lam[r];
+    } else if (index2) {  // C_t = C_q q_t
+      C = 0;
+      for (int j = 0; j < 6; ++j) C += cq[r][j] * v[o.ltgODE2[j]];
+    } else {
+      C = r == 0 ? Dot(dp, nv) : Dot(a, nv);
+    }
+    c[o.aeBegin + r] = C;
+  }
+  if (!active) return true;
+  for (int j = 0; j < 6; ++j) {
+    Real s = cq[0][j] * lam[0];
+    if (nAE > 1) s += cq[1][j] * lam[1];
+    f[o.ltgODE2[j]] -= s;
+  }
+  return true;
+}
+
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                           const Real* lambda, Real* f) {
@@ -361,6 +412,9 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
+    if (kind == ObjectKind::JointPrismatic2D &&
+        PlanarPrismaticResidual(L, theta, q, v, lambda, index2, o, theta + L.object[i].theta, f, c))
+      continue;
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
     if (!e.active) continue;

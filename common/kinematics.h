@@ -327,6 +327,42 @@ MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta
   return true;
 }
 
+/// A planar marker's point with the orientation a prismatic 2D joint also needs, as
+/// MarkerKinematics gives them: the global z of the position and A = RotZ(phi) of the node.
+struct PlanarFrame {
+  PlanarPoint P;
+  Real posZ;  ///< global z of the position
+  Mat3 A;     ///< orientation; the node's rotation coordinate (local index 2) turns it
+};
+
+/// PlanarFrame of a marker on an ObjectRigidBody2D or a NodeRigidBody2D (the markers with
+/// orientation of planar models), with the values of MarkerKinematics; returns false for other
+/// markers, e.g. on a ground body, whose orientation may be any rotation (use MarkerKinematics).
+MBS_HD_INLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
+                                     PlanarFrame& F) {
+  const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
+  const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
+  if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[3] != 3)) return false;
+  const Real* ref = theta + L.node[e[1]].theta;
+  const Real* qn = q + e[2];
+  const Real* vn = v + e[2];
+  F.P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, 3};
+  F.posZ = 0;
+  F.A = RotZ(ref[2] + qn[2]);
+  if (kind == PlanarMarker::node) return true;
+  const Real* lp = theta + L.marker[marker].theta;  // as BodyKinematics of ObjectRigidBody2D
+  const Real rg0 = F.A(0, 0) * lp[0] + F.A(0, 1) * lp[1], rg1 = F.A(1, 0) * lp[0] + F.A(1, 1) * lp[1];
+  const Real w = vn[2];
+  F.P.pos[0] += rg0;
+  F.P.pos[1] += rg1;
+  F.posZ += lp[2];
+  F.P.vel[0] -= w * rg1;
+  F.P.vel[1] += w * rg0;
+  F.P.J[0][2] = -rg1;
+  F.P.J[1][2] = rg0;
+  return true;
+}
+
 #if !defined(__CUDA_ARCH__)
 /// The planar marker table of a layout (layout_records.h): for each marker, which planar
 /// point PlanarMarkerKinematics computes, and the object or node and coordinates it reads.
@@ -351,8 +387,7 @@ inline std::vector<int> BuildPlanarMarkerTable(const LayoutView& L) {
         item = node;
       } else if (!bodyMarker ? nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D
                              : (ok == ObjectKind::RigidBody2D && nk == NodeKind::RigidBody2D) ||
-                                   (ok == ObjectKind::MassPoint2D &&
-                                    (nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D))) {
+                                   (ok == ObjectKind::MassPoint2D && nk == NodeKind::Point2D)) {
         kind = !bodyMarker ? PlanarMarker::node
                : ok == ObjectKind::RigidBody2D ? PlanarMarker::rigidBody
                                                 : PlanarMarker::massPoint;

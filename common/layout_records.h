@@ -103,7 +103,7 @@ enum class PlanarMarker : int {
   groundBody = 1,  ///< body marker on ObjectGround (item: the object)
   groundNode = 2,  ///< node marker on NodePointGround (item: the node)
   node = 3,        ///< node marker on NodePoint2D or NodeRigidBody2D (item: the node)
-  massPoint = 4,   ///< body marker on ObjectMassPoint2D (item: its node; localPosition is a fixed offset)
+  massPoint = 4,   ///< body marker on ObjectMassPoint2D on a NodePoint2D (item: its node; localPosition is a fixed offset)
   rigidBody = 5,   ///< body marker on ObjectRigidBody2D (item: its node; localPosition turns with it)
 };
 constexpr int kPlanarMarkerInts = 4;

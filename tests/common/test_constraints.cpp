@@ -1,5 +1,6 @@
-// Tests of the constraint assembly in common/constraints.h: the planar path of the revolute
-// 2D joint's residual gives the values of the general path (ConstraintLocal, C_q^T lambda).
+// Tests of the constraint assembly in common/constraints.h: the planar paths of the revolute
+// and prismatic 2D joints' residuals give the values of the general path (ConstraintLocal,
+// C_q^T lambda).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,6 +29,28 @@ void ReferenceReactionsAndAE(const LayoutView& L, const Real* theta, Real t, con
       for (int r = 0; r < e.nAE; ++r) s += e.Cq[r * e.nLocal + j] * lambda[o.aeBegin + r];
       f[o.ltgODE2[j]] -= s;
     }
+  }
+}
+
+/// Fills q, v, lambda with a state away from zero and checks AddConstraintReactionsAndAE
+/// against ReferenceReactionsAndAE, bit for bit, on position and velocity level.
+void ExpectResidualEqualsGeneralPath(const Model& m) {
+  const Layout layout = m.Compile();
+  const LayoutView L = layout.View();
+  const std::vector<Real> theta = m.Theta0();
+  std::vector<Real> q(static_cast<size_t>(L.nODE2)), v(q.size()), lambda(static_cast<size_t>(L.nAE));
+  for (size_t i = 0; i < q.size(); ++i) {
+    q[i] = 0.1 * std::sin(1.7 * static_cast<double>(i) + 0.3);
+    v[i] = 2.3 * std::cos(0.9 * static_cast<double>(i) + 1.1);
+  }
+  for (size_t i = 0; i < lambda.size(); ++i) lambda[i] = 10 * std::sin(2.1 * static_cast<double>(i) + 0.7);
+  for (bool index2 : {false, true}) {
+    std::vector<Real> f(q.size()), fRef(q.size()), cv(lambda.size()), cRef(lambda.size());
+    for (size_t i = 0; i < f.size(); ++i) f[i] = fRef[i] = 0.5 * static_cast<double>(i) - 1;
+    AddConstraintReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, f.data(), cv.data());
+    ReferenceReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, fRef.data(), cRef.data());
+    for (size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f[i], fRef[i]) << "f[" << i << "] index2 " << index2;
+    for (size_t i = 0; i < cv.size(); ++i) EXPECT_EQ(cv[i], cRef[i]) << "c[" << i << "] index2 " << index2;
   }
 }
 
@@ -74,23 +97,45 @@ TEST(Constraints, PlanarRevoluteResidualEqualsGeneralPath) {
   revolute(nodePoint(b.node), bodyPoint(c, {0.05, -0.02, 0}, false), true);
   revolute(nodePoint(g), nodePoint(a.node), false);
   revolute(nodePoint(mp.nodeNumber), bodyPoint(b.body, {0.2, 0.1, 0}, true), true);
-  const Layout layout = m.Compile();
-  const LayoutView L = layout.View();
-  const std::vector<Real> theta = m.Theta0();
-  std::vector<Real> q(static_cast<size_t>(L.nODE2)), v(q.size()), lambda(static_cast<size_t>(L.nAE));
-  for (size_t i = 0; i < q.size(); ++i) {
-    q[i] = 0.1 * std::sin(1.7 * static_cast<double>(i) + 0.3);
-    v[i] = 2.3 * std::cos(0.9 * static_cast<double>(i) + 1.1);
-  }
-  for (size_t i = 0; i < lambda.size(); ++i) lambda[i] = 10 * std::sin(2.1 * static_cast<double>(i) + 0.7);
-  for (bool index2 : {false, true}) {
-    std::vector<Real> f(q.size()), fRef(q.size()), cv(lambda.size()), cRef(lambda.size());
-    for (size_t i = 0; i < f.size(); ++i) f[i] = fRef[i] = 0.5 * static_cast<double>(i) - 1;
-    AddConstraintReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, f.data(), cv.data());
-    ReferenceReactionsAndAE(L, theta.data(), 0.1, q.data(), v.data(), lambda.data(), index2, fRef.data(), cRef.data());
-    for (size_t i = 0; i < f.size(); ++i) EXPECT_EQ(f[i], fRef[i]) << "f[" << i << "] index2 " << index2;
-    for (size_t i = 0; i < cv.size(); ++i) EXPECT_EQ(cv[i], cRef[i]) << "c[" << i << "] index2 " << index2;
-  }
+  ExpectResidualEqualsGeneralPath(m);
+}
+
+// Prismatic 2D joints on the markers the planar path takes (rigid-body points with z
+// offsets, nodes of rigid bodies) and on the one it leaves to the general path (a ground body
+// point); tilted axes and normals with z components, one joint without the rotation
+// equation, one inactive.
+TEST(Constraints, PlanarPrismaticResidualEqualsGeneralPath) {
+  Model m;
+  const ObjectIndex ground = CreateGround(m, {0.1, -0.2, 0.05});
+  const auto a = CreateRigidBody2D(m, "a", {0.5, 0}, 0.3, 1, 0.1);
+  const auto b = CreateRigidBody2D(m, "b", {1.2, 0.4}, -0.7, 2, 0.2);
+  auto bodyPoint = [&](ObjectIndex body, Vector3D lp) {
+    MarkerBodyRigid mk;
+    mk.bodyNumber = body;
+    mk.localPosition = lp;
+    return m.AddMarker(mk);
+  };
+  auto nodePoint = [&](NodeIndex n) {
+    MarkerNodeRigid mk;
+    mk.nodeNumber = n;
+    return m.AddMarker(mk);
+  };
+  auto prismatic = [&](MarkerIndex m0, MarkerIndex m1, Vector3D axis, Vector3D normal, bool rotation, bool active) {
+    ObjectJointPrismatic2D j;
+    j.markerNumbers = {m0, m1};
+    j.axisMarker0 = axis;
+    j.normalMarker1 = normal;
+    j.constrainRotation = rotation;
+    j.activeConnector = active;
+    m.AddObject(j);
+  };
+  prismatic(bodyPoint(a.body, {0.4, -0.1, 0.02}), bodyPoint(b.body, {-0.3, 0.25, 0.07}), {0.8, 0.6, 0}, {-0.6, 0.8, 0.1},
+            true, true);
+  prismatic(nodePoint(b.node), bodyPoint(a.body, {0.2, 0.1, 0}), {1, 0, 0.2}, {0, 1, 0}, false, true);
+  prismatic(bodyPoint(b.body, {0.05, -0.02, 0.03}), nodePoint(a.node), {0.6, -0.8, 0}, {0.8, 0.6, 0}, true, true);
+  prismatic(nodePoint(a.node), bodyPoint(b.body, {0, 0.2, 0}), {1, 0, 0}, {0, 1, 0}, true, false);
+  prismatic(bodyPoint(ground, {0.3, 0.1, 0}), bodyPoint(a.body, {-0.5, 0.2, 0}), {1, 0, 0}, {0, 1, 0}, true, true);
+  ExpectResidualEqualsGeneralPath(m);
 }
 
 }  // namespace
