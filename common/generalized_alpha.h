@@ -81,6 +81,7 @@ struct GeneralizedAlphaWork {
   Real *qn, *vn, *an, *aAlgN, *yn, *ytn;             // start of step [n2,n2,n2,n2,n1,n1]
   Real *res, *delta;                                 // [N], [N]
   Real *f2;                                          // [n2]
+  Real *fConstant;                                   // [n2] ComputeConstantODE2Forces, if usable
   Real *massDiagonal;                                // [n2] constant diagonal mass matrix, if any
   Real *ae;                                          // [nAE]
   Real *ae2;                                         // [nAE]
@@ -353,7 +354,10 @@ class GeneralizedAlpha {
   /// scaled by beta h^2 afterwards.
   MBS_HD Real Residual(Real t, Real h, SolveInfo& info) {
     Real* r = w_.res;
-    ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
+    if (constantForces_)
+      ComputeODE2RHSFromConstant(L_, theta_, t, w_.q, w_.v, w_.fConstant, w_.f2);
+    else
+      ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
     ++info.rhsEvaluations;
     if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
     // the ODE2 rows M a - f, summed into the norm and scaled in the same pass
@@ -459,6 +463,8 @@ class GeneralizedAlpha {
   /// accelerations are to be computed (their matrix is assembled, to be factorized).
   MBS_HD_COLD bool BeginRun() {
     t_ = P_.startTime;
+    // the loads that depend on theta only, once per run (the same sums as ComputeODE2RHS)
+    constantForces_ = L_.nConstantForces > 0 && ComputeConstantODE2Forces(L_, theta_, w_.fConstant);
     for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
     for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
     for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
@@ -638,6 +644,7 @@ class GeneralizedAlpha {
   Real hStep_ = 0, t1_ = 0;        ///< size and end time of the current step attempt
   /// Update's factors for the step attempt: d a / d delta, d v / d delta, d lambda / d delta
   Real updateBetaP_ = 0, updateGammaP_ = 0, updateLambdaFactor_ = 0;
+  bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt
   int iterations_ = 0, restarts_ = 0;

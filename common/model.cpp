@@ -947,7 +947,7 @@ Layout Model::Compile() const {
     AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths, &L.thetaRules);
   }
 
-  const std::vector<int> forces = BuildForceList(L.View());
+  const std::vector<int> forces = BuildForceList(L.View(), L.nConstantForces);
   L.forceList = static_cast<int>(ints.size());
   L.nForces = static_cast<int>(forces.size()) / kForceEntryInts;
   ints.insert(ints.end(), forces.begin(), forces.end());
@@ -1003,6 +1003,7 @@ LayoutView Layout::View() const {
   v.maxLocalODE2 = maxLocalODE2;
   v.forceList = forceList;
   v.nForces = nForces;
+  v.nConstantForces = nConstantForces;
   v.constraintList = constraintList;
   v.nConstraintNodes = nConstraintNodes;
   v.nConstraintObjects = nConstraintObjects;

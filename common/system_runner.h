@@ -23,7 +23,7 @@ MBS_HD_INLINE constexpr int BatchCapacityFor(int n) {
 /// Number of Reals of the generalized-alpha workspace of one system.
 MBS_HD_INLINE int GeneralizedAlphaWorkSize(const LayoutView& L) {
   const int n2 = L.nODE2, n1 = L.nODE1, nA = L.nAE;
-  return 10 * n2 + 4 * n1 + 3 * nA + 2 * (n2 + n1 + nA);
+  return 11 * n2 + 4 * n1 + 3 * nA + 2 * (n2 + n1 + nA);
 }
 /// Upper bound of GeneralizedAlphaWorkSize for n unknowns (for fixed-size device buffers).
 MBS_HD_INLINE constexpr int GeneralizedAlphaWorkBound(int n) { return 14 * n; }
@@ -53,6 +53,7 @@ MBS_HD_INLINE void MakeGeneralizedAlphaWork(const LayoutView& L, Real* buf, Gene
   w.res = take(N);
   w.delta = take(N);
   w.f2 = take(n2);
+  w.fConstant = take(n2);
   w.massDiagonal = take(n2);
   w.ae = take(nA);
   w.ae2 = take(nA);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/creators.h"
 #include "common/model.h"
 #include "common/outputs.h"
 #include "common/system.h"
@@ -338,9 +339,9 @@ TEST(CompileRecords, CoordinateSpringDamperLocalToGlobal) {
   EXPECT_EQ(GetMarkerRecord(V, c1.value).coordinate, 1);
 }
 
-// The force list holds, in item order (objects, then loads), only what adds to the ODE2
-// right-hand side, with coordinate indices resolved; the constraint list holds the
-// constraint objects.
+// The force list holds only what adds to the ODE2 right-hand side, with coordinate indices
+// resolved: the loads with constant values first, then the objects, then the other loads,
+// each in item order; the constraint list holds the constraint objects.
 TEST(CompileRecords, ForceAndConstraintLists) {
   Model m;
   const NodeIndex n = m.AddNode(MakeNodePoint({}));  // ODE2 0..2
@@ -374,17 +375,75 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   gravity.markerNumber = mass;
   gravity.loadVector = {0, -9.81, 0};
   m.AddLoad(gravity);
+  LoadCoordinate harmonic;  // load 3: a time-dependent value, after the objects
+  harmonic.markerNumber = c1;
+  harmonic.timeFunction.type = TimeFunctionType::Harmonic;
+  m.AddLoad(harmonic);
   const Layout L = m.Compile();
   const LayoutView V = L.View();
-  ASSERT_EQ(V.nForces, 3);
+  ASSERT_EQ(V.nForces, 4);
+  EXPECT_EQ(V.nConstantForces, 2);  // the loads with constant values first
   const int* e = V.ints + V.forceList;
-  EXPECT_EQ(std::vector<int>(e, e + 3 * kForceEntryInts),
-            (std::vector<int>{static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1,
-                              static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0,
-                              static_cast<int>(ForceEntry::BodyMassLoad), 2, 0, 0}));
+  EXPECT_EQ(std::vector<int>(e, e + 4 * kForceEntryInts),
+            (std::vector<int>{static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0,
+                              static_cast<int>(ForceEntry::BodyMassLoad), 2, 0, 0,
+                              static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1,
+                              static_cast<int>(ForceEntry::CoordinateLoad), 3, 1, 0}));
   EXPECT_EQ(V.nConstraintNodes, 0);
   ASSERT_EQ(V.nConstraintObjects, 1);
   EXPECT_EQ(V.ints[V.constraintList], 2);
+}
+
+// The right-hand side from its constant part (ComputeConstantODE2Forces once, then
+// ComputeODE2RHSFromConstant) equals ComputeODE2RHS bit for bit; a mass-proportional load on a
+// body with its centre of mass off the node depends on q, and the constant part is refused.
+TEST(Physics, ConstantForcesGiveTheSameRightHandSide) {
+  Model m;
+  const NodeIndex n = m.AddNode(MakeNodePoint({0.1, 0.2, 0.3}));
+  const NodeIndex ground = m.AddNode(NodePointGround{});
+  ObjectMassPoint mp;
+  mp.physicsMass = 1.3;
+  mp.nodeNumber = n;
+  const ObjectIndex body = m.AddObject(mp);
+  ObjectConnectorCoordinateSpringDamper spring;
+  spring.markerNumbers = {m.AddMarker(CoordinateMarker(ground, 0)), m.AddMarker(CoordinateMarker(n, 0))};
+  spring.stiffness = 40;
+  spring.damping = 0.7;
+  m.AddObject(spring);
+  LoadCoordinate constant, harmonic;
+  constant.markerNumber = harmonic.markerNumber = m.AddMarker(CoordinateMarker(n, 1));
+  constant.load = 2.5;
+  harmonic.load = -1.5;
+  harmonic.timeFunction.type = TimeFunctionType::Harmonic;
+  harmonic.timeFunction.angularFrequency = 3;
+  m.AddLoad(constant);
+  m.AddLoad(harmonic);
+  MarkerBodyMass bm;
+  bm.bodyNumber = body;
+  LoadMassProportional gravity;
+  gravity.markerNumber = m.AddMarker(bm);
+  gravity.loadVector = {0.3, -9.81, 0.2};
+  m.AddLoad(gravity);
+  const Layout L = m.Compile();
+  const LayoutView V = L.View();
+  ASSERT_EQ(V.nConstantForces, 2);
+  const std::vector<Real> theta = m.Theta0();
+  const std::vector<Real> q = {0.01, -0.02, 0.03}, v = {0.5, 0.25, -0.125};
+  std::vector<Real> fConstant(3), f(3), fRef(3);
+  ASSERT_TRUE(ComputeConstantODE2Forces(V, theta.data(), fConstant.data()));
+  for (Real t : {0.0, 0.37, 1.9}) {
+    ComputeODE2RHSFromConstant(V, theta.data(), t, q.data(), v.data(), fConstant.data(), f.data());
+    ComputeODE2RHS(V, theta.data(), t, q.data(), v.data(), 1, fRef.data());
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(f[i], fRef[i]) << "t " << t << " i " << i;
+  }
+
+  Model off;  // a rigid body with its centre of mass off the node
+  CreateRigidBody2D(off, "link", {0.5, 0}, 0, 1, 0.1, {0.1, 0}, {}, {0, -9.81, 0});
+  const Layout Loff = off.Compile();
+  const std::vector<Real> thetaOff = off.Theta0();
+  ASSERT_EQ(Loff.View().nConstantForces, 1);
+  std::vector<Real> g(3);
+  EXPECT_FALSE(ComputeConstantODE2Forces(Loff.View(), thetaOff.data(), g.data()));
 }
 
 // The planar marker table: one entry [kind, item, ode2Begin, nODE2] per marker, the kind
