@@ -22,6 +22,17 @@ struct BatchFixture {
   int sensor = -1;
 };
 
+/// Adds the position sensor `s` (not written to a file) to the fixture's model, then compiles
+/// the model and takes its nominal theta.
+template <class Sensor>
+inline void FinishWithPositionSensor(BatchFixture& f, Sensor s) {
+  s.outputVariableType = OutputVariableType::Position;
+  s.writeToFile = false;
+  f.sensor = f.model.AddSensor(s).value;
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+}
+
 /// Pendulum (distance constraint, index 3) with a spring to ground on the bob: 3 unknowns;
 /// the batch-evaluator tests (cpu, lockstep, cuda) vary its mass and stiffness.
 inline BatchFixture PendulumBatchFixture() {
@@ -32,11 +43,7 @@ inline BatchFixture PendulumBatchFixture() {
   CreateSpringDamper(f.model, "spring", {ground, bob.body}, {1.5, 0, 0}, {0, 0, 0}, 50.0, 0.5);
   SensorNode s;
   s.nodeNumber = bob.node;
-  s.outputVariableType = OutputVariableType::Position;
-  s.writeToFile = false;
-  f.sensor = f.model.AddSensor(s).value;
-  f.layout = f.model.Compile();
-  f.theta0 = f.model.Theta0();
+  FinishWithPositionSensor(f, s);
   return f;
 }
 
@@ -96,11 +103,7 @@ inline BatchFixture ChainBatchFixture(int bodies) {
   }
   SensorBody s;
   s.bodyNumber = previous;
-  s.outputVariableType = OutputVariableType::Position;
-  s.writeToFile = false;
-  f.sensor = f.model.AddSensor(s).value;
-  f.layout = f.model.Compile();
-  f.theta0 = f.model.Theta0();
+  FinishWithPositionSensor(f, s);
   return f;
 }
 

@@ -21,6 +21,16 @@ namespace {
 using Fixture = test::BatchFixture;
 constexpr auto Pendulum = test::PendulumBatchFixture;
 
+/// Equal statuses and recorded signal rows; objective values and signals within `tol`
+/// relative of the reference.
+void ExpectSameStatusesAndCloseValues(const BatchResult& reference, const BatchResult& result, Real tol) {
+  EXPECT_EQ(reference.status, result.status);
+  EXPECT_EQ(reference.signalCount, result.signalCount);
+  const BatchComparison c = CompareBatchResults(reference, result);
+  for (Real d : c.maxRelDeviation) EXPECT_LT(d, tol);
+  for (Real d : c.maxSignalDeviation) EXPECT_LT(d, tol);
+}
+
 BatchProblem Grid(const Fixture& f, int n, bool withFailures) {
   ParameterMap map(f.layout, f.theta0);
   map.SetParameters({"m", "k"});
@@ -262,11 +272,7 @@ TEST(CudaWarp, ChunkingStatusesAndSignals) {
   EXPECT_TRUE(std::isnan(chunked.Value(1, 0)));
   EXPECT_EQ(chunked.signalCount[1], 0);
   EXPECT_TRUE(std::isnan(chunked.SignalRow(1, 0)[0]));
-  EXPECT_EQ(cpu.status, chunked.status);
-  EXPECT_EQ(cpu.signalCount, chunked.signalCount);
-  const BatchComparison c = CompareBatchResults(cpu, chunked);
-  for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10);
-  for (Real d : c.maxSignalDeviation) EXPECT_LT(d, 1e-10);
+  ExpectSameStatusesAndCloseValues(cpu, chunked, 1e-10);
 }
 
 // Explicit solvers never run on the warp kernel: "cuda-warp" refuses them, "cuda" runs them
@@ -308,11 +314,7 @@ TEST(CudaCublas, StatusesAndSignalsMatchCpuRunner) {
     const BatchResult gpu = CreateEvaluator("cuda-cublas")->Evaluate(p);
     EXPECT_EQ(gpu.status[1], SolveStatus::invalid_parameter);
     EXPECT_TRUE(std::isnan(gpu.Value(1, 0)));
-    EXPECT_EQ(cpu.status, gpu.status);
-    EXPECT_EQ(cpu.signalCount, gpu.signalCount);
-    const BatchComparison c = CompareBatchResults(cpu, gpu);
-    for (Real d : c.maxRelDeviation) EXPECT_LT(d, 1e-10);
-    for (Real d : c.maxSignalDeviation) EXPECT_LT(d, 1e-10);
+    ExpectSameStatusesAndCloseValues(cpu, gpu, 1e-10);
   }
 }
 
