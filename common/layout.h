@@ -46,7 +46,10 @@ struct LayoutView {
   int maxLocalODE2 = 0;             ///< largest number of ODE2 coordinates of one object
   int forceList = 0;                ///< offset in ints of the ODE2 force list (layout_records.h)
   int nForces = 0;                  ///< entries in the ODE2 force list
-  int nConstantForces = 0;          ///< its leading entries that depend on theta only (layout_records.h)
+  int constantForceList = 0;        ///< offset in ints of the constant force list (layout_records.h)
+  int nConstantForces = 0;          ///< its entries
+  int variableForceList = 0;        ///< offset in ints of the variable force list (layout_records.h)
+  int nVariableForces = 0;          ///< its entries
   int constraintList = 0;           ///< offset in ints of the constraint list (layout_records.h)
   int nConstraintNodes = 0;         ///< nodes with algebraic equations (first in the constraint list)
   int nConstraintObjects = 0;       ///< constraint objects (after the nodes in the constraint list)
@@ -60,7 +63,9 @@ struct Layout {
   std::vector<int> ints;
   bool constantMassMatrix = true;
   int maxLocalODE2 = 0;
-  int forceList = 0, nForces = 0, nConstantForces = 0;  ///< see LayoutView
+  int forceList = 0, nForces = 0;                                 ///< see LayoutView
+  int constantForceList = 0, nConstantForces = 0;                 ///< see LayoutView
+  int variableForceList = 0, nVariableForces = 0;                 ///< see LayoutView
   int constraintList = 0, nConstraintNodes = 0, nConstraintObjects = 0;  ///< see LayoutView
   int planarMarkers = 0;                                                ///< see LayoutView
   /// Human-readable path of each theta slot, e.g. "spring.stiffness" or

@@ -19,11 +19,11 @@
 /// Sensor record:  [target, outputVariableType]
 ///   theta:        SensorBody: localPosition[3]; others none
 /// ODE2 force list: [kind, item, a, b] per entry (ForceEntry), at LayoutView::forceList: the
-///                 objects and loads that may add to the ODE2 right-hand side, with indices
-///                 resolved when the model is compiled: first the loads whose value depends on
-///                 theta only (nConstantForces: coordinate loads and mass-proportional loads on
-///                 a body, with a constant time function), then the objects, then the other
-///                 loads, each group in item order
+///                 objects and loads that may add to the ODE2 right-hand side, in item order
+///                 (objects, then loads), with indices resolved when the model is compiled;
+///                 the same entries once more in two lists, in the same order: the constant
+///                 loads (constantForceList: IsConstantForceEntry) and the others
+///                 (variableForceList)
 /// Constraint list: at LayoutView::constraintList, the indices of the nodes with algebraic
 ///                 equations (nConstraintNodes), then of the constraint objects
 ///                 (nConstraintObjects), in item order

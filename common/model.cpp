@@ -947,10 +947,24 @@ Layout Model::Compile() const {
     AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths, &L.thetaRules);
   }
 
-  const std::vector<int> forces = BuildForceList(L.View(), L.nConstantForces);
+  const std::vector<int> forces = BuildForceList(L.View());
   L.forceList = static_cast<int>(ints.size());
   L.nForces = static_cast<int>(forces.size()) / kForceEntryInts;
   ints.insert(ints.end(), forces.begin(), forces.end());
+  // the same entries split into the constant loads and the others (generalized-alpha sums the
+  // constant loads once per run)
+  std::vector<int> constant, variable;
+  for (size_t k = 0; k < forces.size(); k += kForceEntryInts) {
+    std::vector<int>& list = IsConstantForceEntry(L.View(), forces.data() + k) ? constant : variable;
+    list.insert(list.end(), forces.begin() + static_cast<std::ptrdiff_t>(k),
+                forces.begin() + static_cast<std::ptrdiff_t>(k + kForceEntryInts));
+  }
+  L.constantForceList = static_cast<int>(ints.size());
+  L.nConstantForces = static_cast<int>(constant.size()) / kForceEntryInts;
+  ints.insert(ints.end(), constant.begin(), constant.end());
+  L.variableForceList = static_cast<int>(ints.size());
+  L.nVariableForces = static_cast<int>(variable.size()) / kForceEntryInts;
+  ints.insert(ints.end(), variable.begin(), variable.end());
 
   // the constraint list: nodes with algebraic equations, then constraint objects
   L.constraintList = static_cast<int>(ints.size());
@@ -1003,7 +1017,10 @@ LayoutView Layout::View() const {
   v.maxLocalODE2 = maxLocalODE2;
   v.forceList = forceList;
   v.nForces = nForces;
+  v.constantForceList = constantForceList;
   v.nConstantForces = nConstantForces;
+  v.variableForceList = variableForceList;
+  v.nVariableForces = nVariableForces;
   v.constraintList = constraintList;
   v.nConstraintNodes = nConstraintNodes;
   v.nConstraintObjects = nConstraintObjects;

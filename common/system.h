@@ -439,62 +439,63 @@ MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) 
 }
 
 /// The ODE2 force list of a layout (see layout_records.h): the entries ComputeODE2RHS walks,
-/// without the items that never add to the right-hand side (mass points, constraints,
-/// inactive coordinate spring-dampers, coordinate loads on ground), and with the coordinate
-/// indices of coordinate spring-dampers and coordinate loads resolved. The loads with a
-/// constant time function that go straight to node coordinates come first; their number is
-/// written to nConstant. Host only; called when a model is compiled.
-inline std::vector<int> BuildForceList(const LayoutView& L, int& nConstant) {
-  std::vector<int> constant, objects, loads;
+/// objects then loads in item order, without the items that never add to the right-hand side
+/// (mass points, constraints, inactive coordinate spring-dampers, coordinate loads on ground),
+/// and with the coordinate indices of coordinate spring-dampers and coordinate loads resolved.
+/// Host only; called when a model is compiled.
+inline std::vector<int> BuildForceList(const LayoutView& L) {
+  std::vector<int> e;
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
       if (!o.extra[2]) continue;
       const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
-      objects.insert(objects.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
-                                     n1 ? o.ltgODE2[n0] : -1});
+      e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
+                         n1 ? o.ltgODE2[n0] : -1});
     } else if (HasLocalRHSKind(k)) {
-      objects.insert(objects.end(), {static_cast<int>(ForceEntry::LocalObject), i, 0, 0});
+      e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, 0, 0});
     } else if (k == ObjectKind::GenericODE2) {
-      objects.insert(objects.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
+      e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
     }
   }
   for (int i = 0; i < L.nLoads; ++i) {
     const LoadKind lk = static_cast<LoadKind>(L.load[i].kind);
-    const LoadRecord r = GetLoadRecord(L, i);
-    std::vector<int>& group =
-        static_cast<TimeFunctionType>(r.timeFunctionType) == TimeFunctionType::Constant ? constant : loads;
     if (lk == LoadKind::MassProportional) {
-      const int body = GetMarkerRecord(L, r.marker).target;
+      const int body = GetMarkerRecord(L, GetLoadRecord(L, i).marker).target;
       if (BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[body].kind)) > 0) {
-        group.insert(group.end(), {static_cast<int>(ForceEntry::BodyMassLoad), i, body, GetObjectRecord(L, body).ltgODE2[0]});
+        e.insert(e.end(), {static_cast<int>(ForceEntry::BodyMassLoad), i, body, GetObjectRecord(L, body).ltgODE2[0]});
         continue;
       }
     }
     if (lk != LoadKind::Coordinate) {
-      loads.insert(loads.end(), {static_cast<int>(ForceEntry::Load), i, 0, 0});
+      e.insert(e.end(), {static_cast<int>(ForceEntry::Load), i, 0, 0});
       continue;
     }
-    const MarkerRecord m = GetMarkerRecord(L, r.marker);
+    const MarkerRecord m = GetMarkerRecord(L, GetLoadRecord(L, i).marker);
     if (m.nCoords == 0) continue;  // a marker on a ground node
     const NodeRecord nr = GetNodeRecord(L, m.node);
     if (nr.nODE2 == 0) continue;
-    group.insert(group.end(), {static_cast<int>(ForceEntry::CoordinateLoad), i, nr.ode2Begin + m.coordinate, 0});
+    e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateLoad), i, nr.ode2Begin + m.coordinate, 0});
   }
-  nConstant = static_cast<int>(constant.size()) / kForceEntryInts;
-  constant.insert(constant.end(), objects.begin(), objects.end());
-  constant.insert(constant.end(), loads.begin(), loads.end());
-  return constant;
+  return e;
+}
+
+/// True for a force-list entry whose value depends on theta only: a coordinate load or a
+/// mass-proportional load on a point mass or rigid body, with a constant time function.
+/// Host only.
+inline bool IsConstantForceEntry(const LayoutView& L, const int* e) {
+  const ForceEntry k = static_cast<ForceEntry>(e[0]);
+  return (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
+         static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) == TimeFunctionType::Constant;
 }
 
 namespace detail {
-/// Adds the force-list entries [begin, end) to f (ComputeODE2RHS's loop).
-MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
-                                        Real loadFactor, Real* f, int begin, int end) {
+/// Adds `count` force-list entries from e on to f (ComputeODE2RHS's loop).
+MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, const int* e, int count, Real t,
+                                        const Real* q, const Real* v, Real loadFactor, Real* f) {
   Real loc[kMaxConnectorCoords];
-  const int* e = L.ints + L.forceList + begin * kForceEntryInts;
-  for (int j = begin; j < end; ++j, e += kForceEntryInts) {
+  for (int j = 0; j < count; ++j, e += kForceEntryInts) {
     const int i = e[1];
     switch (static_cast<ForceEntry>(e[0])) {
       case ForceEntry::CoordinateSpringDamper: {  // applied directly to the two coordinates
@@ -568,15 +569,15 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
 MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                   Real loadFactor, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
-  detail::AddForceEntries(L, theta, t, q, v, loadFactor, f, 0, L.nForces);
+  detail::AddForceEntries(L, theta, L.ints + L.forceList, L.nForces, t, q, v, loadFactor, f);
 }
 
-/// The part of ComputeODE2RHS (loadFactor 1) from the force list's leading loads whose value
-/// depends on theta only (LayoutView::nConstantForces), into f[0..nODE2). Returns false if one
-/// of them depends on q after all (a mass-proportional load on a body whose centre of mass is
-/// off its node); then use ComputeODE2RHS.
+/// The sum of the constant loads (the layout's constant force list, LayoutView::
+/// constantForceList), loadFactor 1, into f[0..nODE2). Returns false if one of them depends on
+/// q after all (a mass-proportional load on a body whose centre of mass is off its node); then
+/// use ComputeODE2RHS.
 MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* theta, Real* f) {
-  const int* e = L.ints + L.forceList;
+  const int* e = L.ints + L.constantForceList;
   for (int j = 0; j < L.nConstantForces; ++j, e += kForceEntryInts) {
     Real mass;
     int n;
@@ -584,16 +585,19 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
       return false;
   }
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
-  detail::AddForceEntries(L, theta, 0, nullptr, nullptr, 1, f, 0, L.nConstantForces);  // reads neither q nor v
+  // reads neither q nor v
+  detail::AddForceEntries(L, theta, L.ints + L.constantForceList, L.nConstantForces, 0, nullptr, nullptr, 1, f);
   return true;
 }
 
-/// ComputeODE2RHS (loadFactor 1) from the constant part fConstant (ComputeConstantODE2Forces):
-/// f = fConstant plus the other entries, the same sums in the same order.
+/// ComputeODE2RHS (loadFactor 1) from the constant loads' sum fConstant
+/// (ComputeConstantODE2Forces): f = fConstant plus the other entries (the variable force
+/// list). The same sums as ComputeODE2RHS; where a coordinate receives a constant load and two
+/// or more other forces, they are added in another order.
 MBS_HD_NOINLINE void ComputeODE2RHSFromConstant(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                               const Real* v, const Real* fConstant, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = fConstant[i];
-  detail::AddForceEntries(L, theta, t, q, v, 1, f, L.nConstantForces, L.nForces);
+  detail::AddForceEntries(L, theta, L.ints + L.variableForceList, L.nVariableForces, t, q, v, 1, f);
 }
 
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).

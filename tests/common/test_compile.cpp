@@ -339,9 +339,9 @@ TEST(CompileRecords, CoordinateSpringDamperLocalToGlobal) {
   EXPECT_EQ(GetMarkerRecord(V, c1.value).coordinate, 1);
 }
 
-// The force list holds only what adds to the ODE2 right-hand side, with coordinate indices
-// resolved: the loads with constant values first, then the objects, then the other loads,
-// each in item order; the constraint list holds the constraint objects.
+// The force list holds, in item order (objects, then loads), only what adds to the ODE2
+// right-hand side, with coordinate indices resolved, and is split into the constant loads and
+// the rest; the constraint list holds the constraint objects.
 TEST(CompileRecords, ForceAndConstraintLists) {
   Model m;
   const NodeIndex n = m.AddNode(MakeNodePoint({}));  // ODE2 0..2
@@ -382,35 +382,53 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   const Layout L = m.Compile();
   const LayoutView V = L.View();
   ASSERT_EQ(V.nForces, 4);
-  EXPECT_EQ(V.nConstantForces, 2);  // the loads with constant values first
   const int* e = V.ints + V.forceList;
-  EXPECT_EQ(std::vector<int>(e, e + 4 * kForceEntryInts),
-            (std::vector<int>{static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0,
-                              static_cast<int>(ForceEntry::BodyMassLoad), 2, 0, 0,
-                              static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1,
-                              static_cast<int>(ForceEntry::CoordinateLoad), 3, 1, 0}));
+  const std::vector<int> entry3 = {static_cast<int>(ForceEntry::CoordinateSpringDamper), 3, -1, 1},
+                         load1 = {static_cast<int>(ForceEntry::CoordinateLoad), 1, 2, 0},
+                         load2 = {static_cast<int>(ForceEntry::BodyMassLoad), 2, 0, 0},
+                         load3 = {static_cast<int>(ForceEntry::CoordinateLoad), 3, 1, 0};
+  auto join = [](const std::vector<std::vector<int>>& parts) {
+    std::vector<int> all;
+    for (const auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+    return all;
+  };
+  EXPECT_EQ(std::vector<int>(e, e + 4 * kForceEntryInts), join({entry3, load1, load2, load3}));
+  // split: the loads with constant values, and the rest, in the same order
+  ASSERT_EQ(V.nConstantForces, 2);
+  ASSERT_EQ(V.nVariableForces, 2);
+  e = V.ints + V.constantForceList;
+  EXPECT_EQ(std::vector<int>(e, e + 2 * kForceEntryInts), join({load1, load2}));
+  e = V.ints + V.variableForceList;
+  EXPECT_EQ(std::vector<int>(e, e + 2 * kForceEntryInts), join({entry3, load3}));
   EXPECT_EQ(V.nConstraintNodes, 0);
   ASSERT_EQ(V.nConstraintObjects, 1);
   EXPECT_EQ(V.ints[V.constraintList], 2);
 }
 
 // The right-hand side from its constant part (ComputeConstantODE2Forces once, then
-// ComputeODE2RHSFromConstant) equals ComputeODE2RHS bit for bit; a mass-proportional load on a
-// body with its centre of mass off the node depends on q, and the constant part is refused.
+// ComputeODE2RHSFromConstant) equals ComputeODE2RHS: bit for bit where a coordinate has at most
+// one term besides its constant load, to the rounding of a reordered sum (4 units in the last
+// place) where the constant loads are added before two other terms (ODE2 1 here); a
+// mass-proportional load on a body with its centre of mass off the node depends on q, and the
+// constant part is refused.
 TEST(Physics, ConstantForcesGiveTheSameRightHandSide) {
   Model m;
-  const NodeIndex n = m.AddNode(MakeNodePoint({0.1, 0.2, 0.3}));
+  const NodeIndex n = m.AddNode(MakeNodePoint({0.1, 0.2, 0.3}));   // ODE2 0..2
+  const NodeIndex n2 = m.AddNode(MakeNodePoint({1.1, 0.2, 0.3}));  // ODE2 3..5
   const NodeIndex ground = m.AddNode(NodePointGround{});
   ObjectMassPoint mp;
   mp.physicsMass = 1.3;
   mp.nodeNumber = n;
   const ObjectIndex body = m.AddObject(mp);
+  mp.physicsMass = 0.7;
+  mp.nodeNumber = n2;
+  const ObjectIndex body2 = m.AddObject(mp);
   ObjectConnectorCoordinateSpringDamper spring;
   spring.markerNumbers = {m.AddMarker(CoordinateMarker(ground, 0)), m.AddMarker(CoordinateMarker(n, 0))};
   spring.stiffness = 40;
   spring.damping = 0.7;
   m.AddObject(spring);
-  LoadCoordinate constant, harmonic;
+  LoadCoordinate constant, harmonic;  // loads 0 (constant) and 1 on ODE2 1
   constant.markerNumber = harmonic.markerNumber = m.AddMarker(CoordinateMarker(n, 1));
   constant.load = 2.5;
   harmonic.load = -1.5;
@@ -418,23 +436,30 @@ TEST(Physics, ConstantForcesGiveTheSameRightHandSide) {
   harmonic.timeFunction.angularFrequency = 3;
   m.AddLoad(constant);
   m.AddLoad(harmonic);
-  MarkerBodyMass bm;
-  bm.bodyNumber = body;
-  LoadMassProportional gravity;
-  gravity.markerNumber = m.AddMarker(bm);
-  gravity.loadVector = {0.3, -9.81, 0.2};
-  m.AddLoad(gravity);
+  for (ObjectIndex b : {body, body2}) {  // loads 2 and 3, constant
+    MarkerBodyMass bm;
+    bm.bodyNumber = b;
+    LoadMassProportional gravity;
+    gravity.markerNumber = m.AddMarker(bm);
+    gravity.loadVector = {0.3, -9.81, 0.2};
+    m.AddLoad(gravity);
+  }
   const Layout L = m.Compile();
   const LayoutView V = L.View();
-  ASSERT_EQ(V.nConstantForces, 2);
+  ASSERT_EQ(V.nConstantForces, 3);
   const std::vector<Real> theta = m.Theta0();
-  const std::vector<Real> q = {0.01, -0.02, 0.03}, v = {0.5, 0.25, -0.125};
-  std::vector<Real> fConstant(3), f(3), fRef(3);
+  const std::vector<Real> q = {0.01, -0.02, 0.03, 0.2, 0.1, -0.3}, v = {0.5, 0.25, -0.125, 1, 2, 3};
+  std::vector<Real> fConstant(6), f(6), fRef(6);
   ASSERT_TRUE(ComputeConstantODE2Forces(V, theta.data(), fConstant.data()));
   for (Real t : {0.0, 0.37, 1.9}) {
     ComputeODE2RHSFromConstant(V, theta.data(), t, q.data(), v.data(), fConstant.data(), f.data());
     ComputeODE2RHS(V, theta.data(), t, q.data(), v.data(), 1, fRef.data());
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(f[i], fRef[i]) << "t " << t << " i " << i;
+    for (int i = 0; i < 6; ++i) {
+      if (i == 1)
+        EXPECT_LE(std::abs(f[i] - fRef[i]), 4 * 2.220446049250313e-16 * std::abs(fRef[i])) << "t " << t;
+      else
+        EXPECT_EQ(f[i], fRef[i]) << "t " << t << " i " << i;
+    }
   }
 
   Model off;  // a rigid body with its centre of mass off the node
