@@ -463,7 +463,7 @@ class GeneralizedAlpha {
   /// accelerations are to be computed (their matrix is assembled, to be factorized).
   MBS_HD_COLD bool BeginRun() {
     t_ = P_.startTime;
-    // the loads that depend on theta only, once per run (the same sums as ComputeODE2RHS)
+    // the loads that depend on theta only, once per run (ComputeODE2RHSFromConstant)
     constantForces_ = L_.nConstantForces > 0 && ComputeConstantODE2Forces(L_, theta_, w_.fConstant);
     for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
     for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
