@@ -333,18 +333,17 @@ MBS_HD_INLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* thet
                                            const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
                                            Real* f, Real* c) {
   PlanarFrame F0, F1;
-  if (!PlanarMarkerFrame(L, theta, q, v, o.extra[0], F0) || !PlanarMarkerFrame(L, theta, q, v, o.extra[1], F1))
-    return false;
+  if (!PlanarMarkerFrame(L, theta, q, o.extra[0], F0) || !PlanarMarkerFrame(L, theta, q, o.extra[1], F1)) return false;
   const int nAE = o.nAE;
   const Vec3 a = F0.A * LoadVec3(p);
   const Vec3 nv = F1.A * LoadVec3(p + 3);
-  const Vec3 dp = MakeVec3(F1.P.pos[0] - F0.P.pos[0], F1.P.pos[1] - F0.P.pos[1], F1.posZ - F0.posZ);
+  const Vec3 dp = LoadVec3(F1.pos) - LoadVec3(F0.pos);
   // C_q rows over [marker 0's node coordinates x, y, phi, marker 1's]; a rotation coordinate's
   // rotation Jacobian is the z axis
   Real cq[2][6];
   for (int j = 0; j < 3; ++j) {
-    cq[0][j] = -(nv[0] * F0.P.J[0][j] + nv[1] * F0.P.J[1][j]);
-    cq[0][3 + j] = nv[0] * F1.P.J[0][j] + nv[1] * F1.P.J[1][j];
+    cq[0][j] = -(nv[0] * F0.J[0][j] + nv[1] * F0.J[1][j]);
+    cq[0][3 + j] = nv[0] * F1.J[0][j] + nv[1] * F1.J[1][j];
     cq[1][j] = cq[1][3 + j] = 0;
   }
   cq[0][5] += Cross(nv, dp)[2];

@@ -396,8 +396,7 @@ class GeneralizedAlpha {
       return false;
     }
     const Real bh2 = beta_ * h * h;
-    const Real betaP = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
-    const Real gammaP = gamma_ / (h * beta_);
+    const Real betaP = stepBetaP_, gammaP = stepGammaP_;  // h is the step attempt's
     la_.SetZero();
     detail::OffsetSink<LA> sM{la_, 0, 0, betaP * bh2};
     ComputeMassMatrix(L_, theta_, w_.q, sM);
@@ -410,7 +409,7 @@ class GeneralizedAlpha {
     }
     if (nA_ > 0) {
       detail::OffsetSink<LA> sCq{la_, n2_ + n1_, 0, 1}, sCqT{la_, 0, n2_ + n1_, 1}, sLam{la_, n2_ + n1_, n2_ + n1_, 1};
-      ComputeAEJacobian(L_, theta_, t, w_.q, w_.v, P_.index2, gammaP, 1, 1 / bh2, sCq, sCqT, sLam);
+      ComputeAEJacobian(L_, theta_, t, w_.q, w_.v, P_.index2, gammaP, 1, stepInverseBh2_, sCq, sCqT, sLam);
     }
     ++info.jacobianUpdates;
     return true;
@@ -444,7 +443,7 @@ class GeneralizedAlpha {
 
   /// Newton update of the iterate with the step attempt's factors (BeginStep).
   MBS_HD void Update(Real h) {
-    const Real betaP = updateBetaP_, gammaP = updateGammaP_, lambdaFactor = updateLambdaFactor_;
+    const Real betaP = stepBetaP_, gammaP = stepGammaP_, lambdaFactor = stepInverseBh2_;
     const Real* d = w_.delta;
     MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
@@ -499,9 +498,9 @@ class GeneralizedAlpha {
   MBS_HD void BeginStep() {
     t1_ = t_ + hStep_;
     const Real h = hStep_;
-    updateBetaP_ = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
-    updateGammaP_ = gamma_ / (h * beta_);
-    updateLambdaFactor_ = 1 / (beta_ * h * h);
+    stepBetaP_ = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
+    stepGammaP_ = gamma_ / (h * beta_);
+    stepInverseBh2_ = 1 / (beta_ * h * h);
     iterations_ = 0;
     const bool modified = P_.useModifiedNewton;
     fullNewton_ = !modified;
@@ -642,8 +641,9 @@ class GeneralizedAlpha {
   SolveInfo info_;
   Real t_ = 0, h_ = 0, hMax_ = 0;  ///< time reached, step size, largest step size
   Real hStep_ = 0, t1_ = 0;        ///< size and end time of the current step attempt
-  /// Update's factors for the step attempt: d a / d delta, d v / d delta, d lambda / d delta
-  Real updateBetaP_ = 0, updateGammaP_ = 0, updateLambdaFactor_ = 0;
+  /// The step attempt's Newton factors (BeginStep), for Jacobian and Update: beta' = d a / d delta,
+  /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta
+  Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0;
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt

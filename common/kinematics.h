@@ -327,39 +327,34 @@ MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta
   return true;
 }
 
-/// A planar marker's point with the orientation a prismatic 2D joint also needs, as
-/// MarkerKinematics gives them: the global z of the position and A = RotZ(phi) of the node.
+/// What a prismatic 2D joint needs of a marker on a planar rigid body or node, as
+/// MarkerKinematics gives it: the global position, the x and y rows of the position Jacobian
+/// over the node's coordinates x, y, phi, and the orientation A = RotZ(phi).
 struct PlanarFrame {
-  PlanarPoint P;
-  Real posZ;  ///< global z of the position
-  Mat3 A;     ///< orientation; the node's rotation coordinate (local index 2) turns it
+  Real pos[3];
+  Real J[2][3];
+  Mat3 A;  ///< the node's rotation coordinate (local index 2) turns it
 };
 
 /// PlanarFrame of a marker on an ObjectRigidBody2D or a NodeRigidBody2D (the markers with
 /// orientation of planar models), with the values of MarkerKinematics; returns false for other
 /// markers, e.g. on a ground body, whose orientation may be any rotation (use MarkerKinematics).
-MBS_HD_INLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
+MBS_HD_INLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, int marker,
                                      PlanarFrame& F) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
   if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[3] != 3)) return false;
   const Real* ref = theta + L.node[e[1]].theta;
   const Real* qn = q + e[2];
-  const Real* vn = v + e[2];
-  F.P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, 3};
-  F.posZ = 0;
-  F.A = RotZ(ref[2] + qn[2]);
+  F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {{1, 0, 0}, {0, 1, 0}}, RotZ(ref[2] + qn[2])};
   if (kind == PlanarMarker::node) return true;
   const Real* lp = theta + L.marker[marker].theta;  // as BodyKinematics of ObjectRigidBody2D
   const Real rg0 = F.A(0, 0) * lp[0] + F.A(0, 1) * lp[1], rg1 = F.A(1, 0) * lp[0] + F.A(1, 1) * lp[1];
-  const Real w = vn[2];
-  F.P.pos[0] += rg0;
-  F.P.pos[1] += rg1;
-  F.posZ += lp[2];
-  F.P.vel[0] -= w * rg1;
-  F.P.vel[1] += w * rg0;
-  F.P.J[0][2] = -rg1;
-  F.P.J[1][2] = rg0;
+  F.pos[0] += rg0;
+  F.pos[1] += rg1;
+  F.pos[2] += lp[2];
+  F.J[0][2] = -rg1;
+  F.J[1][2] = rg0;
   return true;
 }
 
@@ -372,32 +367,32 @@ inline std::vector<int> BuildPlanarMarkerTable(const LayoutView& L) {
   for (int m = 0; m < L.nMarkers; ++m) {
     const MarkerRecord r = GetMarkerRecord(L, m);
     const MarkerKind mk = static_cast<MarkerKind>(L.marker[m].kind);
-    const bool bodyMarker = mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid;
     PlanarMarker kind = PlanarMarker::none;
-    int item = -1, begin = 0, n = 0;
-    if (bodyMarker || mk == MarkerKind::NodePosition || mk == MarkerKind::NodeRigid) {
-      const ObjectKind ok = bodyMarker ? static_cast<ObjectKind>(L.object[r.target].kind) : ObjectKind::Ground;
-      const int node = !bodyMarker ? r.target : ok == ObjectKind::Ground ? -1 : GetObjectRecord(L, r.target).extra[0];
+    int item = -1;  // the ground object, or the node
+    if (mk == MarkerKind::BodyPosition || mk == MarkerKind::BodyRigid) {
+      const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+      const int node = ok == ObjectKind::Ground ? -1 : GetObjectRecord(L, r.target).extra[0];
       const NodeKind nk = node >= 0 ? static_cast<NodeKind>(L.node[node].kind) : NodeKind::PointGround;
-      if (bodyMarker && ok == ObjectKind::Ground) {
+      if (ok == ObjectKind::Ground) {
         kind = PlanarMarker::groundBody;
         item = r.target;
-      } else if (!bodyMarker && nk == NodeKind::PointGround) {
-        kind = PlanarMarker::groundNode;
+      } else if (ok == ObjectKind::RigidBody2D && nk == NodeKind::RigidBody2D) {
+        kind = PlanarMarker::rigidBody;
         item = node;
-      } else if (!bodyMarker ? nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D
-                             : (ok == ObjectKind::RigidBody2D && nk == NodeKind::RigidBody2D) ||
-                                   (ok == ObjectKind::MassPoint2D && nk == NodeKind::Point2D)) {
-        kind = !bodyMarker ? PlanarMarker::node
-               : ok == ObjectKind::RigidBody2D ? PlanarMarker::rigidBody
-                                                : PlanarMarker::massPoint;
+      } else if (ok == ObjectKind::MassPoint2D && nk == NodeKind::Point2D) {
+        kind = PlanarMarker::massPoint;
         item = node;
-        const NodeRecord nr = GetNodeRecord(L, node);
-        begin = nr.ode2Begin;
-        n = nr.nODE2;
       }
+    } else if (mk == MarkerKind::NodePosition || mk == MarkerKind::NodeRigid) {
+      const NodeKind nk = static_cast<NodeKind>(L.node[r.target].kind);
+      item = r.target;
+      kind = nk == NodeKind::PointGround                                    ? PlanarMarker::groundNode
+             : nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D ? PlanarMarker::node
+                                                                            : PlanarMarker::none;
     }
-    table.insert(table.end(), {static_cast<int>(kind), item, begin, n});
+    const bool onNode = kind == PlanarMarker::node || kind == PlanarMarker::massPoint || kind == PlanarMarker::rigidBody;
+    const NodeRecord nr = onNode ? GetNodeRecord(L, item) : NodeRecord{0, 0, 0, 0, 0, 0};
+    table.insert(table.end(), {static_cast<int>(kind), kind == PlanarMarker::none ? -1 : item, nr.ode2Begin, nr.nODE2});
   }
   return table;
 }

@@ -22,7 +22,7 @@
 ///                 objects and loads that may add to the ODE2 right-hand side, in item order
 ///                 (objects, then loads), with indices resolved when the model is compiled;
 ///                 the same entries once more in two lists, in the same order: the constant
-///                 loads (constantForceList: IsConstantForceEntry) and the others
+///                 loads (constantForceList: SplitForceList) and the others
 ///                 (variableForceList)
 /// Constraint list: at LayoutView::constraintList, the indices of the nodes with algebraic
 ///                 equations (nConstraintNodes), then of the constraint objects

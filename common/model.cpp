@@ -954,11 +954,7 @@ Layout Model::Compile() const {
   // the same entries split into the constant loads and the others (generalized-alpha sums the
   // constant loads once per run)
   std::vector<int> constant, variable;
-  for (size_t k = 0; k < forces.size(); k += kForceEntryInts) {
-    std::vector<int>& list = IsConstantForceEntry(L.View(), forces.data() + k) ? constant : variable;
-    list.insert(list.end(), forces.begin() + static_cast<std::ptrdiff_t>(k),
-                forces.begin() + static_cast<std::ptrdiff_t>(k + kForceEntryInts));
-  }
+  SplitForceList(L.View(), forces, constant, variable);
   L.constantForceList = static_cast<int>(ints.size());
   L.nConstantForces = static_cast<int>(constant.size()) / kForceEntryInts;
   ints.insert(ints.end(), constant.begin(), constant.end());

@@ -481,13 +481,20 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
   return e;
 }
 
-/// True for a force-list entry whose value depends on theta only: a coordinate load or a
-/// mass-proportional load on a point mass or rigid body, with a constant time function.
-/// Host only.
-inline bool IsConstantForceEntry(const LayoutView& L, const int* e) {
-  const ForceEntry k = static_cast<ForceEntry>(e[0]);
-  return (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
-         static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) == TimeFunctionType::Constant;
+/// The force list's entries split, in their order, into the constant loads (whose value
+/// depends on theta only: coordinate loads and mass-proportional loads on a point mass or rigid
+/// body, with a constant time function) and the others. Host only; called when a model is
+/// compiled.
+inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, std::vector<int>& constant,
+                           std::vector<int>& variable) {
+  for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
+    const ForceEntry k = static_cast<ForceEntry>(e[0]);
+    const bool fixed = (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
+                       static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) ==
+                           TimeFunctionType::Constant;
+    std::vector<int>& list = fixed ? constant : variable;
+    list.insert(list.end(), e, e + kForceEntryInts);
+  }
 }
 
 namespace detail {
