@@ -32,6 +32,32 @@ void ReferenceReactionsAndAE(const LayoutView& L, const Real* theta, Real t, con
   }
 }
 
+/// A MarkerBodyRigid (rigid) or MarkerBodyPosition at lp on body.
+MarkerIndex BodyPoint(Model& m, ObjectIndex body, const Vector3D& lp, bool rigid) {
+  if (rigid) {
+    MarkerBodyRigid mk;
+    mk.bodyNumber = body;
+    mk.localPosition = lp;
+    return m.AddMarker(mk);
+  }
+  MarkerBodyPosition mk;
+  mk.bodyNumber = body;
+  mk.localPosition = lp;
+  return m.AddMarker(mk);
+}
+
+/// A MarkerNodeRigid (rigid) or MarkerNodePosition on node n.
+MarkerIndex NodePoint(Model& m, NodeIndex n, bool rigid) {
+  if (rigid) {
+    MarkerNodeRigid mk;
+    mk.nodeNumber = n;
+    return m.AddMarker(mk);
+  }
+  MarkerNodePosition mk;
+  mk.nodeNumber = n;
+  return m.AddMarker(mk);
+}
+
 /// Fills q, v, lambda with a state away from zero and checks AddConstraintReactionsAndAE
 /// against ReferenceReactionsAndAE, bit for bit, on position and velocity level.
 void ExpectResidualEqualsGeneralPath(const Model& m) {
@@ -69,23 +95,8 @@ TEST(Constraints, PlanarRevoluteResidualEqualsGeneralPath) {
   mp.nodeNumber = m.AddNode(pn);
   const ObjectIndex c = m.AddObject(mp);
   const NodeIndex g = m.AddNode(NodePointGround{});
-  auto bodyPoint = [&](ObjectIndex body, Vector3D lp, bool rigid) {
-    if (rigid) {
-      MarkerBodyRigid mk;
-      mk.bodyNumber = body;
-      mk.localPosition = lp;
-      return m.AddMarker(mk);
-    }
-    MarkerBodyPosition mk;
-    mk.bodyNumber = body;
-    mk.localPosition = lp;
-    return m.AddMarker(mk);
-  };
-  auto nodePoint = [&](NodeIndex n) {
-    MarkerNodePosition mk;
-    mk.nodeNumber = n;
-    return m.AddMarker(mk);
-  };
+  auto bodyPoint = [&](ObjectIndex body, Vector3D lp, bool rigid) { return BodyPoint(m, body, lp, rigid); };
+  auto nodePoint = [&](NodeIndex n) { return NodePoint(m, n, false); };
   auto revolute = [&](MarkerIndex m0, MarkerIndex m1, bool active) {
     ObjectJointRevolute2D j;
     j.markerNumbers = {m0, m1};
@@ -109,17 +120,8 @@ TEST(Constraints, PlanarPrismaticResidualEqualsGeneralPath) {
   const ObjectIndex ground = CreateGround(m, {0.1, -0.2, 0.05});
   const auto a = CreateRigidBody2D(m, "a", {0.5, 0}, 0.3, 1, 0.1);
   const auto b = CreateRigidBody2D(m, "b", {1.2, 0.4}, -0.7, 2, 0.2);
-  auto bodyPoint = [&](ObjectIndex body, Vector3D lp) {
-    MarkerBodyRigid mk;
-    mk.bodyNumber = body;
-    mk.localPosition = lp;
-    return m.AddMarker(mk);
-  };
-  auto nodePoint = [&](NodeIndex n) {
-    MarkerNodeRigid mk;
-    mk.nodeNumber = n;
-    return m.AddMarker(mk);
-  };
+  auto bodyPoint = [&](ObjectIndex body, Vector3D lp) { return BodyPoint(m, body, lp, true); };
+  auto nodePoint = [&](NodeIndex n) { return NodePoint(m, n, true); };
   auto prismatic = [&](MarkerIndex m0, MarkerIndex m1, Vector3D axis, Vector3D normal, bool rotation, bool active) {
     ObjectJointPrismatic2D j;
     j.markerNumbers = {m0, m1};

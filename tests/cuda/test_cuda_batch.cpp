@@ -21,6 +21,13 @@ namespace {
 using Fixture = test::BatchFixture;
 constexpr auto Pendulum = test::PendulumBatchFixture;
 
+/// Evaluator options that split a batch into chunks of `systems` systems.
+EvaluatorOptions ChunksOf(int systems) {
+  EvaluatorOptions o;
+  o.maxChunkSystems = systems;
+  return o;
+}
+
 /// Equal statuses and recorded signal rows; objective values and signals within `tol`
 /// relative of the reference.
 void ExpectSameStatusesAndCloseValues(const BatchResult& reference, const BatchResult& result, Real tol) {
@@ -76,8 +83,7 @@ TEST(CudaBatch, ChunkingDoesNotChangeResults) {
   REQUIRE_CUDA();
   const Fixture f = Pendulum();
   const BatchProblem p = Grid(f, 100, false);
-  EvaluatorOptions small;
-  small.maxChunkSystems = 7;
+  const EvaluatorOptions small = ChunksOf(7);
   const BatchResult a = CreateEvaluator("cuda")->Evaluate(p);
   const BatchResult b = CreateEvaluator("cuda", small)->Evaluate(p);
   EXPECT_EQ(a.values, b.values);
@@ -90,8 +96,7 @@ TEST(CudaBatch, SignalsMatchCpuRunner) {
   const Fixture f = Pendulum();
   BatchProblem p = Grid(f, 50, true);
   RequestSignals(p, 16);
-  EvaluatorOptions small;
-  small.maxChunkSystems = 7;
+  const EvaluatorOptions small = ChunksOf(7);
   const BatchResult cpu = CreateEvaluator("cpu")->Evaluate(p);
   const BatchResult gpu = CreateEvaluator("cuda", small)->Evaluate(p);
   EXPECT_EQ(cpu.signalCount, gpu.signalCount);
@@ -258,8 +263,7 @@ TEST(CudaWarp, ChunkingStatusesAndSignals) {
   const Fixture f = Pendulum();
   BatchProblem p = Grid(f, 50, true);
   RequestSignals(p, 16);
-  EvaluatorOptions small;
-  small.maxChunkSystems = 7;
+  const EvaluatorOptions small = ChunksOf(7);
   const BatchResult whole = CreateEvaluator("cuda-warp")->Evaluate(p);
   const BatchResult chunked = CreateEvaluator("cuda-warp", small)->Evaluate(p);
   EXPECT_EQ(whole.status, chunked.status);
@@ -324,8 +328,7 @@ TEST(CudaCublas, ChunkingDoesNotChangeResults) {
   REQUIRE_CUDA();
   const Fixture f = Pendulum();
   const BatchProblem p = Grid(f, 100, true);
-  EvaluatorOptions small;
-  small.maxChunkSystems = 7;
+  const EvaluatorOptions small = ChunksOf(7);
   const BatchResult a = CreateEvaluator("cuda-cublas")->Evaluate(p);
   const BatchResult b = CreateEvaluator("cuda-cublas", small)->Evaluate(p);
   EXPECT_EQ(a.status, b.status);
