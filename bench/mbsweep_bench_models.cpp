@@ -105,8 +105,10 @@ int main(int argc, char** argv) {
     const double q0 = sim.State().q.empty() ? 0.0 : sim.State().q[0];
     std::printf(
         "{\"model\":\"%s\",\"solver\":\"%s\",\"steps\":%d,\"endTime\":%.17g,\"seconds\":%.9g,"
-        "\"steps_per_second\":%.9g,\"cpu_seconds\":%.9g,\"final_q0\":%.17g}\n",
-        modelName.c_str(), DynamicSolverTypeName(solver), steps, endTime, best, steps / best, bestCpu, q0);
+        "\"steps_per_second\":%.9g,\"cpu_seconds\":%.9g,\"final_q0\":%.17g,\"newton_iterations\":%d,"
+        "\"jacobian_updates\":%d}\n",
+        modelName.c_str(), DynamicSolverTypeName(solver), steps, endTime, best, steps / best, bestCpu, q0,
+        sim.Statistics().newtonIterations, sim.Statistics().jacobianUpdates);
     return 0;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "mbsweep_bench_models: %s\n", e.what());

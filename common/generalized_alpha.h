@@ -504,50 +504,67 @@ class GeneralizedAlpha {
     iterations_ = 0;
     const bool modified = P_.useModifiedNewton;
     fullNewton_ = !modified;
-    if (modified && (P_.modifiedNewtonJacUpdatePerStep || hStep_ != lastH_)) haveJacobian_ = false;
-    lastH_ = hStep_;
-    restarts_ = 0;
+    // as in the reference, a new step size alone (step reduction or increase, the clipped last
+    // step) does not update the Jacobian of modified Newton
+    if (modified && P_.modifiedNewtonJacUpdatePerStep) haveJacobian_ = false;
+    restarted_ = false;
+    extraIteration_ = false;
     PredictAndTest();
   }
 
-  /// Predictor and the initial residual of the step attempt; Newton follows unless that residual
-  /// is already within the absolute tolerance.
+  /// Predictor and the initial residual r0 of the step attempt. Newton always makes at least one
+  /// iteration: an r0 within the absolute tolerance is raised to twice that tolerance.
   MBS_HD void PredictAndTest() {
     Predictor(hStep_);
     residual_ = Residual(t1_, hStep_, info_);
     r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
-    lastResidual_ = residual_;
-    if (residual_ <= P_.absoluteTolerance)
-      StepEnds(SolveStatus::ok);
-    else
-      phase_ = Phase::newtonIterate;
+    residual_ = r0_;
+    lastResidual_ = r0_;
+    phase_ = Phase::newtonIterate;
   }
 
-  /// After a Newton update: residual, divergence and convergence tests.
+  /// After a Newton update: residual, convergence, divergence and the modified-Newton rules
+  /// (exudyn-semantics 2.3), in the reference solver's order:
+  /// - convergence first (r/r0 <= relTol or r <= absTol); after a restart one more iteration;
+  /// - not converged: divergence (q or v norm^2 >= maximumSolutionNorm, or not finite) ends the
+  ///   attempt under full Newton; a Jacobian update after maxModifiedNewtonIterations
+  ///   iterations, full Newton after maxModifiedNewtonIterations + maxModifiedNewtonRestartIterations;
+  /// - from the third iteration, a contractivity r/r_last above modifiedNewtonContractivity (or
+  ///   divergence) updates the Jacobian; a second such event switches to full Newton; divergence,
+  ///   contractivity above 2 or full Newton restart the step attempt from its start.
   MBS_HD void NewtonTest() {
-    const Real h = hStep_;
-    const bool modified = P_.useModifiedNewton;
-    residual_ = Residual(t1_, h, info_);
-    const bool diverged = !(residual_ == residual_) || residual_ * residual_ >= P_.maximumSolutionNorm ||
-                          !(detail::NormSq(w_.q, n2_) < P_.maximumSolutionNorm);
-    if (modified && !fullNewton_) {
-      const Real contractivity = residual_ / (lastResidual_ > 0 ? lastResidual_ : 1);
-      if (diverged || contractivity > 2) {
-        return RestartStep();
-      }
-      if ((iterations_ >= 2 && contractivity > P_.modifiedNewtonContractivity) ||
-          iterations_ >= P_.maxModifiedNewtonIterations)
-        haveJacobian_ = false;  // update the Jacobian at the current iterate
-      if (iterations_ >= P_.maxModifiedNewtonIterations + P_.maxModifiedNewtonRestartIterations) fullNewton_ = true;
-    } else if (diverged) {
-      return StepEnds(SolveStatus::diverged);
+    residual_ = Residual(t1_, hStep_, info_);
+    if (iterations_ == 1 && P_.adaptInitialResidual && residual_ > r0_) {
+      r0_ = residual_;
+      lastResidual_ = residual_;
     }
-    if (iterations_ == 1 && P_.adaptInitialResidual && residual_ > r0_) r0_ = residual_;
+    const bool converged = residual_ / r0_ <= P_.relativeTolerance || residual_ <= P_.absoluteTolerance;
+    if (converged && !extraIteration_) return StepEnds(SolveStatus::ok);
+    phase_ = Phase::newtonIterate;
+    if (converged) {
+      extraIteration_ = false;
+      return;
+    }
+    extraIteration_ = false;
+    const Real normQ = detail::NormSq(w_.q, n2_), normV = detail::NormSq(w_.v, n2_);
+    const Real normLambda = detail::NormSq(w_.lambda, nA_);
+    const bool diverged = !(normQ < P_.maximumSolutionNorm) || !(normV < P_.maximumSolutionNorm) ||
+                          !(normLambda == normLambda) || !(residual_ == residual_);
+    if (diverged && fullNewton_) return StepEnds(SolveStatus::diverged);
+    if (fullNewton_) return;
+    if (iterations_ > P_.maxModifiedNewtonIterations) haveJacobian_ = false;
+    const int restartLimit =
+        P_.maxModifiedNewtonIterations + (P_.modifiedNewtonJacUpdatePerStep ? 0 : P_.maxModifiedNewtonRestartIterations);
+    if (iterations_ > restartLimit) {
+      fullNewton_ = true;
+      return;
+    }
+    const Real contractivity = residual_ / lastResidual_;
     lastResidual_ = residual_;
-    if (residual_ / r0_ <= P_.relativeTolerance || residual_ <= P_.absoluteTolerance)
-      StepEnds(SolveStatus::ok);
-    else
-      phase_ = Phase::newtonIterate;
+    if (!diverged && !(iterations_ > 2 && contractivity > P_.modifiedNewtonContractivity)) return;
+    haveJacobian_ = false;
+    if (restarted_) fullNewton_ = true;
+    if (diverged || contractivity > 2 || fullNewton_) RestartStep();
   }
 
   /// The step attempt ends with status st (EndStep follows in Advance).
@@ -561,7 +578,6 @@ class GeneralizedAlpha {
   MBS_HD void EndStep(SolveStatus st) {
     phase_ = Phase::stepStart;
     if (st == SolveStatus::ok) {
-      if (fullNewton_ && P_.useModifiedNewton) haveJacobian_ = false;  // next step: modified Newton, fresh Jacobian
       if (!P_.useNewmark)
         MBS_NO_OVERLAP
         for (int i = 0; i < n2_; ++i) w_.aAlg[i] += aAlgFactor_ * w_.a[i];
@@ -569,8 +585,9 @@ class GeneralizedAlpha {
       ++info_.steps;
       const bool final = t_ >= P_.endTime - 1e-10;
       obs_.OnStep(View(t_), final);
+      // the reference counts the (single) post-Newton iteration with the Newton iterations
       if (P_.adaptiveStep && h_ < hMax_ && ++goodSteps_ >= P_.adaptiveStepRecoverySteps &&
-          iterations_ <= P_.adaptiveStepRecoveryIterations) {
+          iterations_ + 1 <= P_.adaptiveStepRecoveryIterations) {
         h_ = h_ * P_.adaptiveStepIncrease < hMax_ ? h_ * P_.adaptiveStepIncrease : hMax_;
         goodSteps_ = 0;
       }
@@ -579,13 +596,17 @@ class GeneralizedAlpha {
     RejectStep(st);
   }
 
-  /// Modified Newton diverged: restart the step from its start with a fresh Jacobian and
-  /// full Newton (once per step).
+  /// Modified Newton failed: the step attempt starts again from its start state with a fresh
+  /// Jacobian; the iteration count goes on, r0 stays, and one iteration more is required after
+  /// convergence.
   MBS_HD_COLD void RestartStep() {
-    if (++restarts_ > 1) return StepEnds(SolveStatus::diverged);
-    fullNewton_ = true;
+    restarted_ = true;
     haveJacobian_ = false;
-    PredictAndTest();
+    Predictor(hStep_);  // from the start-of-step arrays, as at the step's start
+    Residual(t1_, hStep_, info_);
+    residual_ = r0_;
+    lastResidual_ = r0_;
+    extraIteration_ = true;
   }
 
   /// A failed step attempt: back to its start with a smaller step, or the end of the run.
@@ -593,8 +614,7 @@ class GeneralizedAlpha {
     RestoreStepStart();
     ++info_.rejectedSteps;
     goodSteps_ = 0;
-    haveJacobian_ = false;
-    if (!P_.adaptiveStep || h_ * P_.adaptiveStepDecrease < P_.minimumStepSize) {
+    if (!P_.adaptiveStep || !(h_ > P_.minimumStepSize)) {
       info_.status = P_.adaptiveStep ? SolveStatus::step_too_small : st;
       if (st == SolveStatus::diverged || st == SolveStatus::singular_matrix) info_.status = st;
       info_.t = t_;
@@ -603,7 +623,7 @@ class GeneralizedAlpha {
       phase_ = Phase::finished;
       return;
     }
-    h_ *= P_.adaptiveStepDecrease;
+    h_ = h_ * P_.adaptiveStepDecrease > P_.minimumStepSize ? h_ * P_.adaptiveStepDecrease : P_.minimumStepSize;
   }
 
   /// Resume points of the run (Advance, OnFactorized, OnSolved).
@@ -631,7 +651,6 @@ class GeneralizedAlpha {
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
   Real aAlgFactor_ = 0;  ///< (1 - alphaF) / (1 - alphaM): the end-of-step update of aAlg
   bool haveJacobian_ = false;
-  Real lastH_ = -1;
   bool constantMass_ = false;    ///< MassMatrixIsConstant
   bool diagonalMass_ = false;    ///< w_.massDiagonal holds the constant diagonal mass matrix
   bool constantMatrix_ = false;  ///< iteration matrix depends on h only: reuse the factorization for the same h
@@ -647,9 +666,11 @@ class GeneralizedAlpha {
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt
-  int iterations_ = 0, restarts_ = 0;
+  int iterations_ = 0;
   Real residual_ = 0, r0_ = 0, lastResidual_ = 0;
   bool fullNewton_ = false;
+  bool restarted_ = false;       ///< the step attempt was restarted (RestartStep)
+  bool extraIteration_ = false;  ///< after a restart: one iteration more once converged
   SolveStatus stepStatus_ = SolveStatus::ok;  ///< how the step attempt ended (Phase::stepEnd)
 };
 

@@ -1,11 +1,13 @@
 // Generalized-alpha properties: Chung-Hulbert parameters from rho_inf, second-order
 // convergence (oscillator, constrained pendulum), numerical dissipation of the highest mode,
 // the exact large-amplitude pendulum period, constraint drift, energy behaviour with
-// rho_inf = 1, modified vs full Newton, sparse vs dense LU, and failure reporting.
+// rho_inf = 1, modified vs full Newton, sparse vs dense LU, failure reporting, and Newton
+// iteration and Jacobian counts equal to Exudyn's on the benchmark models.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "bench/models.h"
 #include "common/creators.h"
 #include "common/generalized_alpha.h"
 #include "cpu/simulation.h"
@@ -328,6 +330,57 @@ TEST(GeneralizedAlpha, NewtonFailureReportsTimeStepAndResidual) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("GeneralizedAlpha: Newton did not converge at t = 0 (step size 0.1, residual "), std::string::npos)
         << msg;
+  }
+}
+
+// Newton iterations, Jacobian updates and the final coordinate 0 of Exudyn 1.13.6 on the
+// models of bench/compare_exudyn.py (bench/models.h), with the same settings; they come from
+// SolveDynamic(..., storeSolver=True) and mbs.sys['dynamicSolver'].it (newtonStepsCount,
+// newtonJacobiCount). The modified-Newton rules decide on contractivities, so a round-off
+// difference can move a decision and a few iterations in a long run: the counts are exact up
+// to 1000 steps and within 10 iterations over 100000 steps.
+struct ExudynCounts {
+  const char* model;
+  DynamicSolverType solver;
+  int steps;
+  double endTime;
+  double spectralRadius;
+  bool modifiedNewton;
+  double absoluteTolerance;
+  int iterations, jacobians;  ///< Exudyn's counts (jacobians < 0: not compared)
+  int iterationTolerance;
+  double q0, q0Tolerance;     ///< Exudyn's final ODE2 coordinate 0 and the relative tolerance
+};
+
+TEST(GeneralizedAlpha, NewtonCountsEqualExudyns) {
+  const ExudynCounts cases[] = {
+      // Exudyn's 2D rigid-pendulum performance setting: rho = 0.7, modified Newton
+      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 1000, 1, 0.7, true, 1e-10, 6218, 52, 0, -0.9999833014426321, 1e-14},
+      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.7, true, 1e-10, 625482, 5236, 10,
+       -0.63433874241674892, 1e-8},
+      // the slider-crank GA example's settings: index 2 trapezoidal rule, modified Newton, atol 1e-8
+      {"slidercrank", DynamicSolverType::TrapezoidalIndex2, 1500, 3, 0.9, true, 1e-8, 10055, 446, 0,
+       0.0061256490584214798, 1e-11},
+      // full Newton: one iteration per step also once the oscillator is at rest (r0 <= atol)
+      {"oscillator", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.9, false, 1e-10, 100000, -1, 0,
+       0.019999999999999997, 1e-14},
+  };
+  for (const ExudynCounts& c : cases) {
+    SCOPED_TRACE(std::string(c.model) + ", " + std::to_string(c.steps) + " steps");
+    Simulation sim(bench::BuildBenchModel(c.model));
+    SimulationSettings s;
+    s.timeIntegration.endTime = c.endTime;
+    s.timeIntegration.numberOfSteps = c.steps;
+    s.timeIntegration.generalizedAlpha.spectralRadius = c.spectralRadius;
+    s.timeIntegration.newton.useModifiedNewton = c.modifiedNewton;
+    s.timeIntegration.newton.absoluteTolerance = c.absoluteTolerance;
+    s.solutionSettings.sensorsWritePeriod = c.endTime;
+    sim.SolveDynamic(s, c.solver);
+    EXPECT_NEAR(sim.Statistics().newtonIterations, c.iterations, c.iterationTolerance);
+    if (c.jacobians >= 0) {
+      EXPECT_EQ(sim.Statistics().jacobianUpdates, c.jacobians);
+    }
+    EXPECT_NEAR(sim.State().q[0], c.q0, c.q0Tolerance * std::fabs(c.q0));
   }
 }
 
