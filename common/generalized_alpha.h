@@ -578,9 +578,19 @@ class GeneralizedAlpha {
   MBS_HD void EndStep(SolveStatus st) {
     phase_ = Phase::stepStart;
     if (st == SolveStatus::ok) {
-      if (!P_.useNewmark)
+      if (!P_.useNewmark) {
+        // A system at rest keeps an algorithmic mode that decays by -alpha_m/(1 - alpha_m) per
+        // step into the subnormal range and then sits at the smallest subnormal for good. On
+        // x86 every operation on a subnormal costs about a hundred cycles (the benchmark
+        // oscillator, at rest after 20 of its 100 s, ran 2.3e6 instead of 9.3e6 steps/s).
+        // Values below the smallest normal double are set to 0 (NaN is kept); no coordinate moves.
+        constexpr Real kSmallestNormal = 2.2250738585072014e-308;
         MBS_NO_OVERLAP
-        for (int i = 0; i < n2_; ++i) w_.aAlg[i] += aAlgFactor_ * w_.a[i];
+        for (int i = 0; i < n2_; ++i) {
+          const Real x = w_.aAlg[i] + aAlgFactor_ * w_.a[i];
+          w_.aAlg[i] = fabs(x) < kSmallestNormal ? Real(0) : x;
+        }
+      }
       t_ = t_ + hStep_ >= P_.endTime - 1e-10 ? P_.endTime : t_ + hStep_;
       ++info_.steps;
       const bool final = t_ >= P_.endTime - 1e-10;
