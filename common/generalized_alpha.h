@@ -350,9 +350,9 @@ class GeneralizedAlpha {
     }
   }
 
-  /// Residual at the current iterate; returns its (unscaled) norm; res holds the ODE2 rows
-  /// scaled by beta h^2 afterwards.
-  MBS_HD Real Residual(Real t, Real h, SolveInfo& info) {
+  /// Residual at the current iterate; returns its (unscaled) squared norm; res holds the ODE2
+  /// rows scaled by beta h^2 afterwards.
+  MBS_HD Real ResidualSq(Real t, Real h, SolveInfo& info) {
     Real* r = w_.res;
     if (constantForces_)
       ComputeODE2RHSFromConstant(L_, theta_, t, w_.q, w_.v, w_.fConstant, w_.f2);
@@ -385,7 +385,7 @@ class GeneralizedAlpha {
       for (int i = 0; i < n1_; ++i) r[n2_ + i] -= w_.yt[i];
     }
     for (int i = n2_; i < N_; ++i) sq += r[i] * r[i];
-    return sqrt(sq);
+    return sq;
   }
 
   /// Assembles the iteration matrix into la_ and returns true (to be factorized), or returns
@@ -516,11 +516,23 @@ class GeneralizedAlpha {
   /// iteration: an r0 within the absolute tolerance is raised to twice that tolerance.
   MBS_HD void PredictAndTest() {
     Predictor(hStep_);
-    residual_ = Residual(t1_, hStep_, info_);
-    r0_ = residual_ <= P_.absoluteTolerance ? 2 * P_.absoluteTolerance : residual_;
-    residual_ = r0_;
-    lastResidual_ = r0_;
+    const Real sq = ResidualSq(t1_, hStep_, info_);
+    const Real atol = P_.absoluteTolerance;
+    SetInitialResidual(sq <= atol * atol ? 4 * atol * atol : sq);
     phase_ = Phase::newtonIterate;
+  }
+
+  /// r0^2 of the step attempt: also the current and last residual, and the convergence bound.
+  /// The tests compare squared norms (r/r0 <= relTol or r <= absTol as r^2 <= max(relTol r0,
+  /// absTol)^2; contractivity r/r_last > c as r^2 > c^2 r_last^2): no square root or division
+  /// stands between a residual and the branch on it.
+  MBS_HD void SetInitialResidual(Real r0Sq) {
+    r0Sq_ = r0Sq;
+    residualSq_ = r0Sq;
+    lastResidualSq_ = r0Sq;
+    const Real rtol2 = P_.relativeTolerance * P_.relativeTolerance * r0Sq,
+               atol2 = P_.absoluteTolerance * P_.absoluteTolerance;
+    convergedSq_ = rtol2 > atol2 ? rtol2 : atol2;
   }
 
   /// After a Newton update: residual, convergence, divergence and the modified-Newton rules
@@ -533,12 +545,9 @@ class GeneralizedAlpha {
   ///   divergence) updates the Jacobian; a second such event switches to full Newton; divergence,
   ///   contractivity above 2 or full Newton restart the step attempt from its start.
   MBS_HD void NewtonTest() {
-    residual_ = Residual(t1_, hStep_, info_);
-    if (iterations_ == 1 && P_.adaptInitialResidual && residual_ > r0_) {
-      r0_ = residual_;
-      lastResidual_ = residual_;
-    }
-    const bool converged = residual_ / r0_ <= P_.relativeTolerance || residual_ <= P_.absoluteTolerance;
+    residualSq_ = ResidualSq(t1_, hStep_, info_);
+    if (iterations_ == 1 && P_.adaptInitialResidual && residualSq_ > r0Sq_) SetInitialResidual(residualSq_);
+    const bool converged = residualSq_ <= convergedSq_;
     if (converged && !extraIteration_) return StepEnds(SolveStatus::ok);
     phase_ = Phase::newtonIterate;
     if (converged) {
@@ -549,7 +558,7 @@ class GeneralizedAlpha {
     const Real normQ = detail::NormSq(w_.q, n2_), normV = detail::NormSq(w_.v, n2_);
     const Real normLambda = detail::NormSq(w_.lambda, nA_);
     const bool diverged = !(normQ < P_.maximumSolutionNorm) || !(normV < P_.maximumSolutionNorm) ||
-                          !(normLambda == normLambda) || !(residual_ == residual_);
+                          !(normLambda == normLambda) || !(residualSq_ == residualSq_);
     if (diverged && fullNewton_) return StepEnds(SolveStatus::diverged);
     if (fullNewton_) return;
     if (iterations_ > P_.maxModifiedNewtonIterations) haveJacobian_ = false;
@@ -559,12 +568,12 @@ class GeneralizedAlpha {
       fullNewton_ = true;
       return;
     }
-    const Real contractivity = residual_ / lastResidual_;
-    lastResidual_ = residual_;
-    if (!diverged && !(iterations_ > 2 && contractivity > P_.modifiedNewtonContractivity)) return;
+    const Real c = P_.modifiedNewtonContractivity, lastSq = lastResidualSq_;
+    lastResidualSq_ = residualSq_;
+    if (!diverged && !(iterations_ > 2 && residualSq_ > c * c * lastSq)) return;
     haveJacobian_ = false;
     if (restarted_) fullNewton_ = true;
-    if (diverged || contractivity > 2 || fullNewton_) RestartStep();
+    if (diverged || residualSq_ > 4 * lastSq || fullNewton_) RestartStep();  // contractivity > 2
   }
 
   /// The step attempt ends with status st (EndStep follows in Advance).
@@ -613,9 +622,9 @@ class GeneralizedAlpha {
     restarted_ = true;
     haveJacobian_ = false;
     Predictor(hStep_);  // from the start-of-step arrays, as at the step's start
-    Residual(t1_, hStep_, info_);
-    residual_ = r0_;
-    lastResidual_ = r0_;
+    ResidualSq(t1_, hStep_, info_);
+    residualSq_ = r0Sq_;
+    lastResidualSq_ = r0Sq_;
     extraIteration_ = true;
   }
 
@@ -629,7 +638,7 @@ class GeneralizedAlpha {
       if (st == SolveStatus::diverged || st == SolveStatus::singular_matrix) info_.status = st;
       info_.t = t_;
       info_.h = hStep_;
-      info_.residual = residual_;
+      info_.residual = sqrt(residualSq_);
       phase_ = Phase::finished;
       return;
     }
@@ -677,7 +686,8 @@ class GeneralizedAlpha {
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt
   int iterations_ = 0;
-  Real residual_ = 0, r0_ = 0, lastResidual_ = 0;
+  Real residualSq_ = 0, r0Sq_ = 0, lastResidualSq_ = 0;  ///< squared residual norms
+  Real convergedSq_ = 0;                                ///< converged at residualSq_ <= this
   bool fullNewton_ = false;
   bool restarted_ = false;       ///< the step attempt was restarted (RestartStep)
   bool extraIteration_ = false;  ///< after a restart: one iteration more once converged
