@@ -153,6 +153,7 @@ MBS_HD_INLINE bool IterationJacobiansAreConstant(const LayoutView& L) {
 
 /// Generalized-alpha integrator of one system. `w` must hold the initial state in q, v, y
 /// (lambda is computed); returns the final status in info.
+MBS_SCALAR_LOOPS_BEGIN
 template <class LA, class Observer>
 class GeneralizedAlpha {
  public:
@@ -693,5 +694,6 @@ class GeneralizedAlpha {
   bool extraIteration_ = false;  ///< after a restart: one iteration more once converged
   SolveStatus stepStatus_ = SolveStatus::ok;  ///< how the step attempt ended (Phase::stepEnd)
 };
+MBS_SCALAR_LOOPS_END
 
 }  // namespace mbsweep
