@@ -355,7 +355,9 @@ class GeneralizedAlpha {
   /// rows scaled by beta h^2 afterwards.
   MBS_HD Real ResidualSq(Real t, Real h, SolveInfo& info) {
     Real* r = w_.res;
-    if (constantForces_)
+    if (constantForces_ && !variableForces_)
+      for (int i = 0; i < n2_; ++i) w_.f2[i] = w_.fConstant[i];
+    else if (constantForces_)
       ComputeODE2RHSFromConstant(L_, theta_, t, w_.q, w_.v, w_.fConstant, w_.f2);
     else
       ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
@@ -465,6 +467,7 @@ class GeneralizedAlpha {
     t_ = P_.startTime;
     // the loads that depend on theta only, once per run (ComputeODE2RHSFromConstant)
     constantForces_ = L_.nConstantForces > 0 && ComputeConstantODE2Forces(L_, theta_, w_.fConstant);
+    variableForces_ = !VariableForcesVanish(L_, theta_);
     for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
     for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;
     for (int i = 0; i < n2_; ++i) w_.a[i] = 0;
@@ -684,6 +687,7 @@ class GeneralizedAlpha {
   /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta
   Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0;
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
+  bool variableForces_ = true;   ///< the variable force list adds something (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   // Newton state of the current step attempt
   int iterations_ = 0;

@@ -597,6 +597,20 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
   return true;
 }
 
+/// True if no entry of the variable force list adds anything for theta: each one is a body
+/// whose local right-hand side vanishes (HasLocalRHS: e.g. a planar rigid body with its centre
+/// of mass at its node). ComputeODE2RHSFromConstant is then fConstant itself.
+MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) {
+  const int* e = L.ints + L.variableForceList;
+  for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts) {
+    const int i = e[1];
+    if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject ||
+        HasLocalRHS(L, theta, i, static_cast<ObjectKind>(L.object[i].kind)))
+      return false;
+  }
+  return true;
+}
+
 /// ComputeODE2RHS (loadFactor 1) from the constant loads' sum fConstant
 /// (ComputeConstantODE2Forces): f = fConstant plus the other entries (the variable force
 /// list). The same sums as ComputeODE2RHS; where a coordinate receives a constant load and two
