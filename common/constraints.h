@@ -310,9 +310,11 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
 /// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
 /// without 3D kinematics and C_q. Returns false (nothing written) for other markers.
 MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
-                                          const Real* lambda, bool index2, const ObjectRecord& o, Real* f, Real* c) {
+                                          const Real* lambda, bool index2, const ObjectRecord& o, AngleCache& angles,
+                                          Real* f, Real* c) {
   PlanarPoint P0, P1;
-  if (!PlanarMarkerKinematics(L, theta, q, v, o.extra[0], P0) || !PlanarMarkerKinematics(L, theta, q, v, o.extra[1], P1))
+  if (!PlanarMarkerKinematics(L, theta, q, v, o.extra[0], P0, angles) ||
+      !PlanarMarkerKinematics(L, theta, q, v, o.extra[1], P1, angles))
     return false;
   const Real* lam = lambda + o.aeBegin;
   const bool active = o.extra[2] != 0;
@@ -331,9 +333,10 @@ MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta
 /// (nothing written) for other markers.
 MBS_HD_INLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                            const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
-                                           Real* f, Real* c) {
+                                           AngleCache& angles, Real* f, Real* c) {
   PlanarFrame F0, F1;
-  if (!PlanarMarkerFrame(L, theta, q, o.extra[0], F0) || !PlanarMarkerFrame(L, theta, q, o.extra[1], F1)) return false;
+  if (!PlanarMarkerFrame(L, theta, q, o.extra[0], F0, angles) || !PlanarMarkerFrame(L, theta, q, o.extra[1], F1, angles))
+    return false;
   const int nAE = o.nAE;
   const Vec3 a = F0.A * LoadVec3(p);
   const Vec3 nv = F1.A * LoadVec3(p + 3);
@@ -399,6 +402,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
+  AngleCache angles;  // the planar joints' rotation angles
   for (int k = 0; k < L.nConstraintNodes; ++k) {
     const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
@@ -410,9 +414,10 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     const int i = ConstraintObject(L, k);
     const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
-    if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, f, c)) continue;
+    if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, angles, f, c))
+      continue;
     if (kind == ObjectKind::JointPrismatic2D &&
-        PlanarPrismaticResidual(L, theta, q, v, lambda, index2, o, theta + L.object[i].theta, f, c))
+        PlanarPrismaticResidual(L, theta, q, v, lambda, index2, o, theta + L.object[i].theta, angles, f, c))
       continue;
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
     for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];

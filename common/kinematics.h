@@ -284,8 +284,40 @@ struct PlanarPoint {
 /// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
 /// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
 /// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
+/// cos and sin of the planar rotation angles met during one evaluation of the constraints:
+/// the markers of a planar model's joints turn with a few bodies, each met by several joints
+/// (the slider-crank's residual met 4 angles in 7 marker evaluations). Looked up by the angle's
+/// value, so a hit returns what the computation would; on the device it only computes.
+struct AngleCache {
+#if !defined(__CUDA_ARCH__)
+  static constexpr int kSize = 8;
+  int n = 0;
+  Real phi[kSize], c[kSize], s[kSize];
+#endif
+  MBS_HD_INLINE void CosSin(Real angle, Real& cosine, Real& sine) {
+#if !defined(__CUDA_ARCH__)
+    for (int i = 0; i < n; ++i)
+      if (phi[i] == angle) {
+        cosine = c[i];
+        sine = s[i];
+        return;
+      }
+#endif
+    cosine = cos(angle);
+    sine = sin(angle);
+#if !defined(__CUDA_ARCH__)
+    if (n < kSize) {
+      phi[n] = angle;
+      c[n] = cosine;
+      s[n] = sine;
+      ++n;
+    }
+#endif
+  }
+};
+
 MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
-                                          int marker, PlanarPoint& P) {
+                                          int marker, PlanarPoint& P, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
   switch (kind) {
@@ -313,8 +345,8 @@ MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta
     P.pos[1] += lp[1];
   } else if (kind == PlanarMarker::rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
     const Real* lp = theta + L.marker[marker].theta;
-    const Real phi = ref[2] + qn[2];
-    const Real c = cos(phi), s = sin(phi);
+    Real c, s;
+    angles.CosSin(ref[2] + qn[2], c, s);
     const Real rg0 = c * lp[0] + -s * lp[1], rg1 = s * lp[0] + c * lp[1];
     const Real w = vn[2];
     P.pos[0] += rg0;
@@ -340,13 +372,15 @@ struct PlanarFrame {
 /// orientation of planar models), with the values of MarkerKinematics; returns false for other
 /// markers, e.g. on a ground body, whose orientation may be any rotation (use MarkerKinematics).
 MBS_HD_INLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, int marker,
-                                     PlanarFrame& F) {
+                                     PlanarFrame& F, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
   if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[3] != 3)) return false;
   const Real* ref = theta + L.node[e[1]].theta;
   const Real* qn = q + e[2];
-  F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {{1, 0, 0}, {0, 1, 0}}, RotZ(ref[2] + qn[2])};
+  Real c, s;
+  angles.CosSin(ref[2] + qn[2], c, s);  // RotZ
+  F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {{1, 0, 0}, {0, 1, 0}}, Mat3{{{c, -s, 0}, {s, c, 0}, {0, 0, 1}}}};
   if (kind == PlanarMarker::node) return true;
   const Real* lp = theta + L.marker[marker].theta;  // as BodyKinematics of ObjectRigidBody2D
   const Real rg0 = F.A(0, 0) * lp[0] + F.A(0, 1) * lp[1], rg1 = F.A(1, 0) * lp[0] + F.A(1, 1) * lp[1];
