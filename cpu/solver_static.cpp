@@ -95,8 +95,10 @@ void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationS
       return Norm2(r);
     };
     Real res = residual();
+    // at least one iteration, as in the reference solver: an r0 within the absolute tolerance
+    // is raised to twice that tolerance
     Real r0 = res <= nw.absoluteTolerance ? 2 * nw.absoluteTolerance : res;
-    bool converged = res <= nw.absoluteTolerance;
+    bool converged = false;
     int it = 0;
     for (; !converged && it < nw.maxIterations; ++it) {
       J.SetZero();
@@ -146,7 +148,8 @@ void SolveStaticSystem(const LayoutView& L, const Real* theta, const SimulationS
     const bool final = t >= tEnd - 1e-12 * std::max(1., std::abs(tEnd));
     if (recorder) recorder->Step(L, theta, state, final);
     // recover a reduced step after enough good steps with few iterations
-    if (scale < 1 && ++goodSteps >= st.adaptiveStepRecoverySteps && it <= st.adaptiveStepRecoveryIterations) {
+    // (the reference counts the post-Newton iteration with the Newton iterations)
+    if (scale < 1 && ++goodSteps >= st.adaptiveStepRecoverySteps && it + 1 <= st.adaptiveStepRecoveryIterations) {
       scale = std::min(1., scale * st.adaptiveStepIncrease);
       goodSteps = 0;
     }

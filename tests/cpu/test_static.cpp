@@ -1,5 +1,6 @@
 // Static solver: hand solutions of spring chains under gravity and coordinate loads, load
-// steps (arithmetic and geometric), and failure reporting.
+// steps (arithmetic and geometric), Newton's iteration count in equilibrium, and failure
+// reporting.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -87,6 +88,20 @@ TEST(StaticSolver, HangingSpringChainMatchesHandSolution) {
 
 // Linear coordinate chain with GenericODE2-free items: two masses on coordinate springs,
 // load F on the last: u1 = F/k1, u2 = F/k1 + F/k2 (exact after Newton, 1e-12 relative).
+// A system already in equilibrium still takes one Newton iteration per load step, as the
+// reference solver does ("at least one Newton step"): Exudyn 1.13.6 reports 4 iterations and
+// 4 Jacobians for 4 load steps of an unloaded mass on springs (SolveStatic, storeSolver=True).
+TEST(StaticSolver, OneIterationPerLoadStepInEquilibrium) {
+  Chain c = HangingChain({1.0}, {100.0}, 0.0);
+  Simulation sim(c.model);
+  SimulationSettings s;
+  s.staticSolver.numberOfLoadSteps = 4;
+  sim.SolveStatic(s);
+  EXPECT_EQ(sim.Statistics().newtonIterations, 4);
+  EXPECT_EQ(sim.Statistics().jacobianUpdates, 4);
+  EXPECT_EQ(sim.State().q[1], 0.0);
+}
+
 TEST(StaticSolver, CoordinateSpringChain) {
   Model m;
   NodePointGround ng;
