@@ -427,11 +427,17 @@ class GeneralizedAlpha {
         w_.a[i] = 0;
       }
     } else {
+      // After a rejected attempt the reference solver starts the retry from the algorithmic
+      // accelerations its failed predictor left (it restores them at the start of the step only
+      // for a Newton restart); they are in w_.aAlg then (RejectStep, SaveStepStart).
+      const Real* base = predictFromRejected_ ? w_.aAlg : w_.aAlgN;
+      predictFromRejected_ = false;
       MBS_NO_OVERLAP
       for (int i = 0; i < n2_; ++i) {
-        w_.q[i] = w_.qn[i] + h * w_.vn[i] + h * h * (0.5 - beta_) * w_.aAlgN[i];
-        w_.v[i] = w_.vn[i] + h * (1 - gamma_) * w_.aAlgN[i];
-        w_.aAlg[i] = (alphaF_ * w_.an[i] - alphaM_ * w_.aAlgN[i]) / (1 - alphaM_);
+        const Real b = base[i];
+        w_.q[i] = w_.qn[i] + h * w_.vn[i] + h * h * (0.5 - beta_) * b;
+        w_.v[i] = w_.vn[i] + h * (1 - gamma_) * b;
+        w_.aAlg[i] = (alphaF_ * w_.an[i] - alphaM_ * b) / (1 - alphaM_);
         w_.q[i] += bh2 * w_.aAlg[i];
         w_.v[i] += h * gamma_ * w_.aAlg[i];
         w_.a[i] = 0;
@@ -637,6 +643,7 @@ class GeneralizedAlpha {
     RestoreStepStart();
     ++info_.rejectedSteps;
     goodSteps_ = 0;
+    predictFromRejected_ = true;
     if (!P_.adaptiveStep || !(h_ > P_.minimumStepSize)) {
       info_.status = P_.adaptiveStep ? SolveStatus::step_too_small : st;
       if (st == SolveStatus::diverged || st == SolveStatus::singular_matrix) info_.status = st;
@@ -696,6 +703,7 @@ class GeneralizedAlpha {
   bool fullNewton_ = false;
   bool restarted_ = false;       ///< the step attempt was restarted (RestartStep)
   bool extraIteration_ = false;  ///< after a restart: one iteration more once converged
+  bool predictFromRejected_ = false;  ///< the next predictor starts from the rejected attempt's aAlg
   SolveStatus stepStatus_ = SolveStatus::ok;  ///< how the step attempt ended (Phase::stepEnd)
 };
 MBS_SCALAR_LOOPS_END
