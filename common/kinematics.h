@@ -289,11 +289,9 @@ struct PlanarPoint {
 /// (the slider-crank's residual met 4 angles in 7 marker evaluations). Looked up by the angle's
 /// value, so a hit returns what the computation would; on the device it only computes.
 struct AngleCache {
-#if !defined(__CUDA_ARCH__)
   static constexpr int kSize = 8;
   int n = 0;
   Real phi[kSize], c[kSize], s[kSize];
-#endif
   MBS_HD_INLINE void CosSin(Real angle, Real& cosine, Real& sine) {
 #if !defined(__CUDA_ARCH__)
     for (int i = 0; i < n; ++i)
