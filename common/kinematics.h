@@ -279,11 +279,6 @@ struct PlanarPoint {
   int n;         ///< number of node coordinates (0: ground)
 };
 
-/// PlanarPoint of a marker on the ground, on a planar body (ObjectRigidBody2D, ObjectMassPoint2D)
-/// or on a planar node, with the operations of MarkerKinematics (same values) but without
-/// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
-/// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
-/// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
 /// cos and sin of the planar rotation angles met during one evaluation of the constraints:
 /// the markers of a planar model's joints turn with a few bodies, each met by several joints
 /// (the slider-crank's residual met 4 angles in 7 marker evaluations). Looked up by the angle's
@@ -314,6 +309,11 @@ struct AngleCache {
   }
 };
 
+/// PlanarPoint of a marker on the ground, on a planar body (ObjectRigidBody2D, ObjectMassPoint2D)
+/// or on a planar node, with the operations of MarkerKinematics (same values) but without
+/// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
+/// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
+/// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
 MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                           int marker, PlanarPoint& P, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
