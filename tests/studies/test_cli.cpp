@@ -234,8 +234,13 @@ TEST(Cli, OptimizeReproducesExudynsSliderCrankOptimum) {
 TEST(Cli, IdentifyRecoversTheOscillatorParameters) {
   // Measured files: Exudyn 1.13.6's sensor files of the true model (m = 1.6, k = 4000, f = 80),
   // 10 digits.
+  // Run as the README does, from the repository root with a relative study path: the measured
+  // files are relative to the study's folder (they were once resolved against it twice).
   const std::string out = OutDir("identify");
-  const CliRun r = Cli({"identify", Example("oscillator_identification.yaml"), "--out", out, "--quiet"});
+  const fs::path cwd = fs::current_path();
+  fs::current_path(fs::path(kExamples).parent_path().parent_path());
+  const CliRun r = Cli({"identify", "studies/examples/oscillator_identification.yaml", "--out", out, "--quiet"});
+  fs::current_path(cwd);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json s = ReadJson(out + "/summary.json");
   const Json& p = s["optimum"]["parameters"];
