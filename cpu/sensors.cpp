@@ -58,6 +58,10 @@ void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
     Check("staticSolver.adaptiveStepDecrease", st.adaptiveStepDecrease, Rule::PReal);
     Check("staticSolver.stabilizerODE2term", st.stabilizerODE2term, Rule::UReal);
     CheckNewton("staticSolver.", st.newton);
+    if (st.newton.useModifiedNewton)
+      throw ValidationError(
+          "SimulationSettings: staticSolver.newton.useModifiedNewton = true is not supported: the static solver runs "
+          "full Newton (a Jacobian per iteration, Exudyn's default for it); set it to false");
     return;
   }
   const auto& ti = s.timeIntegration;

@@ -176,6 +176,17 @@ TEST(StaticSolver, BadSettings) {
   } catch (const ValidationError& e) {
     EXPECT_STREQ(e.what(), "SimulationSettings: staticSolver.numberOfLoadSteps = 0 violates PInt (must be an integer > 0)");
   }
+  // modified Newton is not implemented for the static solver: refused, not silently ignored
+  s.staticSolver.numberOfLoadSteps = 1;
+  s.staticSolver.newton.useModifiedNewton = true;
+  try {
+    sim.SolveStatic(s);
+    FAIL();
+  } catch (const ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("staticSolver.newton.useModifiedNewton = true is not supported"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
