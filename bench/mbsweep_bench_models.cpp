@@ -1,11 +1,12 @@
 // mbsweep_bench_models <model> <solver> <steps> [endTime] [setting=value ...]
-// settings: spectralRadius, useModifiedNewton (0/1), relativeTolerance, absoluteTolerance
-// (timeIntegration.generalizedAlpha / .newton), for the implicit cases.
+// settings: spectralRadius, useModifiedNewton (0/1), relativeTolerance, absoluteTolerance,
+// weightTolerancePerCoordinate (0/1) (timeIntegration.generalizedAlpha / .newton), for the
+// implicit cases.
 // Runs one benchmark model with the CPU reference solver (no sensors, sensorsWritePeriod =
 // endTime), best of 3 timed SolveDynamic calls (std::chrono::steady_clock; model
 // compilation excluded), and prints one JSON line:
 // {"model":..,"solver":..,"steps":..,"endTime":..,"seconds":..,"steps_per_second":..,
-//  "cpu_seconds":..,"final_q0":..}
+//  "cpu_seconds":..,"final_q0":..,"newton_iterations":..,"jacobian_updates":..}
 // cpu_seconds is the best process CPU time of the same runs (less sensitive to a loaded
 // machine than the wall-clock seconds).
 // Used by bench/compare_exudyn.py.
@@ -43,11 +44,13 @@ int Usage(const char* argv0) {
   std::string models;
   for (const auto& m : mbsweep::bench::BenchModels()) models += std::string(models.empty() ? "" : ", ") + m.name;
   std::fprintf(stderr,
-               "usage: %s <model> <solver> <steps> [endTime]\n"
+               "usage: %s <model> <solver> <steps> [endTime] [setting=value ...]\n"
                "  model:  %s\n"
                "  solver: a DynamicSolverType name (ExplicitEuler, RK44, ...)\n"
                "  steps:  number of time steps (> 0)\n"
-               "  endTime: simulated time in s (default per model)\n",
+               "  endTime: simulated time in s (default per model)\n"
+               "  settings: spectralRadius, useModifiedNewton, relativeTolerance, absoluteTolerance,\n"
+               "            weightTolerancePerCoordinate\n",
                argv0, models.c_str());
   return 2;
 }
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
       else if (key == "useModifiedNewton") ti.newton.useModifiedNewton = value != 0;
       else if (key == "relativeTolerance") ti.newton.relativeTolerance = value;
       else if (key == "absoluteTolerance") ti.newton.absoluteTolerance = value;
+      else if (key == "weightTolerancePerCoordinate") ti.newton.weightTolerancePerCoordinate = value != 0;
       else throw std::invalid_argument("unknown setting '" + key + "'");
     }
 

@@ -68,6 +68,7 @@ struct GeneralizedAlphaParameters {
   bool modifiedNewtonJacUpdatePerStep = false;
   bool adaptInitialResidual = true;
   Real maximumSolutionNorm = 1e38;
+  bool weightTolerancePerCoordinate = false;  ///< residual norm divided by sqrt(number of unknowns)
   bool adaptiveStep = true;
   Real adaptiveStepDecrease = 0.5, adaptiveStepIncrease = 2;
   int adaptiveStepRecoverySteps = 10, adaptiveStepRecoveryIterations = 7;
@@ -351,8 +352,9 @@ class GeneralizedAlpha {
     }
   }
 
-  /// Residual at the current iterate; returns its (unscaled) squared norm; res holds the ODE2
-  /// rows scaled by beta h^2 afterwards.
+  /// Residual at the current iterate; returns its (unscaled) squared norm, divided by the number
+  /// of unknowns with weightTolerancePerCoordinate; res holds the ODE2 rows scaled by beta h^2
+  /// afterwards.
   MBS_HD Real ResidualSq(Real t, Real h, SolveInfo& info) {
     Real* r = w_.res;
     if (constantForces_ && !variableForces_)
@@ -388,7 +390,7 @@ class GeneralizedAlpha {
       for (int i = 0; i < n1_; ++i) r[n2_ + i] -= w_.yt[i];
     }
     for (int i = n2_; i < N_; ++i) sq += r[i] * r[i];
-    return sq;
+    return P_.weightTolerancePerCoordinate ? sq / N_ : sq;
   }
 
   /// Assembles the iteration matrix into la_ and returns true (to be factorized), or returns

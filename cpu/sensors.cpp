@@ -33,6 +33,11 @@ void CheckNewton(const char* prefix, const NewtonSettings& n) {
         Rule::PReal);
   Check((p + "newton.numericalDifferentiation.minimumCoordinateSize").c_str(),
         n.numericalDifferentiation.minimumCoordinateSize, Rule::PReal);
+  if (n.numericalDifferentiation.addReferenceCoordinatesToEpsilon)
+    throw ValidationError("SimulationSettings: " + p +
+                          "newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon = true is not supported: "
+                          "the difference step is relativeEpsilon * max(minimumCoordinateSize, |q|) on the coordinates "
+                          "alone (Exudyn's default); set it to false");
 }
 }  // namespace
 
@@ -88,6 +93,10 @@ void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
   if (ga.useIndex2Constraints && !ga.useNewmark)
     throw ValidationError(
         "SimulationSettings: timeIntegration.generalizedAlpha.useIndex2Constraints = true requires useNewmark = true");
+  if (ga.resetAccelerations)
+    throw ValidationError(
+        "SimulationSettings: timeIntegration.generalizedAlpha.resetAccelerations = true is not supported: each step "
+        "starts from the accelerations of the last one (Exudyn's default); set it to false");
   CheckNewton("timeIntegration.", ti.newton);
   Check("solutionSettings.sensorsWritePeriod", s.solutionSettings.sensorsWritePeriod, Rule::UReal);
   Check("solutionSettings.outputPrecision", s.solutionSettings.outputPrecision, Rule::PInt);

@@ -47,6 +47,7 @@ GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings
   p.modifiedNewtonJacUpdatePerStep = ti.newton.modifiedNewtonJacUpdatePerStep;
   p.adaptInitialResidual = ti.newton.adaptInitialResidual;
   p.maximumSolutionNorm = ti.newton.maximumSolutionNorm;
+  p.weightTolerancePerCoordinate = ti.newton.weightTolerancePerCoordinate;
   p.adaptiveStep = ti.adaptiveStep;
   p.adaptiveStepDecrease = ti.adaptiveStepDecrease;
   p.adaptiveStepIncrease = ti.adaptiveStepIncrease;

@@ -318,6 +318,21 @@ TEST(ExplicitSettings, BadInput) {
   } catch (const ValidationError& e) {
     EXPECT_STREQ(e.what(), "SimulationSettings: timeIntegration.numberOfSteps = 0 violates PInt (must be an integer > 0)");
   }
+  // settings without an implementation are refused, not ignored
+  for (int which = 0; which < 2; ++which) {
+    s = SimulationSettings{};
+    if (which == 0) s.timeIntegration.generalizedAlpha.resetAccelerations = true;
+    if (which == 1) s.timeIntegration.newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon = true;
+    const std::string field = which == 0 ? "timeIntegration.generalizedAlpha.resetAccelerations = true is not supported"
+                                         : "timeIntegration.newton.numericalDifferentiation."
+                                           "addReferenceCoordinatesToEpsilon = true is not supported";
+    try {
+      sim.SolveDynamic(s, DynamicSolverType::GeneralizedAlpha);
+      FAIL() << "expected ValidationError";
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  }
 }
 
 // A coordinate without mass makes the explicit solver fail with a message naming the node.

@@ -347,6 +347,7 @@ struct ExudynCounts {
   double spectralRadius;
   bool modifiedNewton;
   double absoluteTolerance;
+  bool weightTolerancePerCoordinate;
   int iterations, jacobians;  ///< Exudyn's counts (jacobians < 0: not compared)
   int iterationTolerance;
   double q0, q0Tolerance;     ///< Exudyn's final ODE2 coordinate 0 and the relative tolerance
@@ -355,21 +356,24 @@ struct ExudynCounts {
 TEST(GeneralizedAlpha, NewtonCountsEqualExudyns) {
   const ExudynCounts cases[] = {
       // Exudyn's 2D rigid-pendulum performance setting: rho = 0.7, modified Newton
-      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 1000, 1, 0.7, true, 1e-10, 6218, 52, 0, -0.9999833014426321, 1e-14},
-      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.7, true, 1e-10, 625482, 5236, 10,
+      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 1000, 1, 0.7, true, 1e-10, false, 6218, 52, 0, -0.9999833014426321, 1e-14},
+      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.7, true, 1e-10, false, 625482, 5236, 10,
        -0.63433874241674892, 1e-8},
       // the slider-crank GA example's settings: index 2 trapezoidal rule, modified Newton, atol 1e-8
-      {"slidercrank", DynamicSolverType::TrapezoidalIndex2, 1500, 3, 0.9, true, 1e-8, 10055, 446, 0,
+      {"slidercrank", DynamicSolverType::TrapezoidalIndex2, 1500, 3, 0.9, true, 1e-8, false, 10055, 446, 0,
        0.0061256490584214798, 1e-11},
+      // the same with weightTolerancePerCoordinate (the residual norm over sqrt(21))
+      {"slidercrank", DynamicSolverType::TrapezoidalIndex2, 1500, 3, 0.9, true, 1e-8, true, 10021, 445, 0,
+       0.0061256493904088515, 1e-11},
       // steps too large for the pendulum and the slider-crank: modified Newton restarts and
       // switches to full Newton (98 and 52 times), Newton fails and steps are halved and recovered;
       // the final values then agree to round-off grown through the step-size history
-      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 100, 10, 0.9, true, 1e-10, 5499, 1837, 0,
+      {"pendulum2d", DynamicSolverType::GeneralizedAlpha, 100, 10, 0.9, true, 1e-10, false, 5499, 1837, 0,
        -0.19307842356927443, 1e-7},
-      {"slidercrank", DynamicSolverType::GeneralizedAlpha, 300, 3, 0.9, true, 1e-10, 6516, 1605, 0,
+      {"slidercrank", DynamicSolverType::GeneralizedAlpha, 300, 3, 0.9, true, 1e-10, false, 6516, 1605, 0,
        0.008765020378374873, 1e-7},
       // full Newton: one iteration per step also once the oscillator is at rest (r0 <= atol)
-      {"oscillator", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.9, false, 1e-10, 100000, -1, 0,
+      {"oscillator", DynamicSolverType::GeneralizedAlpha, 100000, 100, 0.9, false, 1e-10, false, 100000, -1, 0,
        0.019999999999999997, 1e-14},
   };
   for (const ExudynCounts& c : cases) {
@@ -381,6 +385,7 @@ TEST(GeneralizedAlpha, NewtonCountsEqualExudyns) {
     s.timeIntegration.generalizedAlpha.spectralRadius = c.spectralRadius;
     s.timeIntegration.newton.useModifiedNewton = c.modifiedNewton;
     s.timeIntegration.newton.absoluteTolerance = c.absoluteTolerance;
+    s.timeIntegration.newton.weightTolerancePerCoordinate = c.weightTolerancePerCoordinate;
     s.solutionSettings.sensorsWritePeriod = c.endTime;
     sim.SolveDynamic(s, c.solver);
     EXPECT_NEAR(sim.Statistics().newtonIterations, c.iterations, c.iterationTolerance);
