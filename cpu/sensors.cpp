@@ -53,6 +53,11 @@ DynamicSolverType ParseDynamicSolverType(const std::string& name) {
 }
 
 void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
+  if (!s.solutionSettings.coordinatesSolutionFileName.empty())
+    throw ValidationError("SimulationSettings: solutionSettings.coordinatesSolutionFileName = '" +
+                          s.solutionSettings.coordinatesSolutionFileName +
+                          "' is not supported: mbsweep writes no coordinate solution files; record what you need "
+                          "with sensors (SensorNode/SensorObject/SensorBody with a fileName or storeInternal)");
   if (staticSolve) {
     const auto& st = s.staticSolver;
     Check("staticSolver.numberOfLoadSteps", st.numberOfLoadSteps, Rule::PInt);

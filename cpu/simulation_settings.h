@@ -101,7 +101,7 @@ struct StaticSolverSettings {
 struct SolutionSettings {
   Real sensorsWritePeriod = 0.01;  ///< 0: every step
   int outputPrecision = 10;        ///< significant digits in sensor files
-  std::string coordinatesSolutionFileName;  ///< reserved; no solution files are written
+  std::string coordinatesSolutionFileName;  ///< must stay empty: no solution files are written (ValidateSettings)
 };
 
 struct SimulationSettings {

@@ -319,13 +319,16 @@ TEST(ExplicitSettings, BadInput) {
     EXPECT_STREQ(e.what(), "SimulationSettings: timeIntegration.numberOfSteps = 0 violates PInt (must be an integer > 0)");
   }
   // settings without an implementation are refused, not ignored
-  for (int which = 0; which < 2; ++which) {
+  const std::string refused[] = {
+      "timeIntegration.generalizedAlpha.resetAccelerations = true is not supported",
+      "timeIntegration.newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon = true is not supported",
+      "solutionSettings.coordinatesSolutionFileName = 'solution.txt' is not supported"};
+  for (int which = 0; which < 3; ++which) {
     s = SimulationSettings{};
     if (which == 0) s.timeIntegration.generalizedAlpha.resetAccelerations = true;
     if (which == 1) s.timeIntegration.newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon = true;
-    const std::string field = which == 0 ? "timeIntegration.generalizedAlpha.resetAccelerations = true is not supported"
-                                         : "timeIntegration.newton.numericalDifferentiation."
-                                           "addReferenceCoordinatesToEpsilon = true is not supported";
+    if (which == 2) s.solutionSettings.coordinatesSolutionFileName = "solution.txt";
+    const std::string& field = refused[which];
     try {
       sim.SolveDynamic(s, DynamicSolverType::GeneralizedAlpha);
       FAIL() << "expected ValidationError";
