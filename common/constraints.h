@@ -305,6 +305,18 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
   for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
+namespace detail {
+/// f -= sign J^T lam over a planar point's node coordinates ltg[0..n): J's first two columns are
+/// the unit matrix (x and y), the third (a rotation coordinate) is J[.][2]. The products with the
+/// unit entries are left out; up to the sign of a zero they change nothing.
+MBS_HD_INLINE void SubtractPlanarReaction(const PlanarPoint& P, const int* ltg, Real sign, const Real* lam, Real* f) {
+  if (P.n == 0) return;
+  f[ltg[0]] -= sign * lam[0];
+  f[ltg[1]] -= sign * lam[1];
+  if (P.n > 2) f[ltg[2]] -= sign * (P.J[0][2] * lam[0] + P.J[1][2] * lam[1]);
+}
+}  // namespace detail
+
 /// The residual part of AddConstraintReactionsAndAE for a revolute 2D joint between planar
 /// markers (PlanarMarkerKinematics): its two equations into c and its reactions into f, with
 /// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
@@ -321,8 +333,8 @@ MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta
   for (int r = 0; r < 2; ++r)
     c[o.aeBegin + r] = !active ? lam[r] : index2 ? P1.vel[r] - P0.vel[r] : P1.pos[r] - P0.pos[r];
   if (!active) return true;
-  for (int j = 0; j < P0.n; ++j) f[o.ltgODE2[j]] -= -P0.J[0][j] * lam[0] + -P0.J[1][j] * lam[1];
-  for (int j = 0; j < P1.n; ++j) f[o.ltgODE2[P0.n + j]] -= P1.J[0][j] * lam[0] + P1.J[1][j] * lam[1];
+  detail::SubtractPlanarReaction(P0, o.ltgODE2, -1, lam, f);
+  detail::SubtractPlanarReaction(P1, o.ltgODE2 + P0.n, 1, lam, f);
   return true;
 }
 
@@ -396,33 +408,50 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
   }
 }
 
+namespace detail {
+/// The residual part of AddConstraintReactionsAndAE for Euler-parameter node i.
+MBS_HD_HOST_NOINLINE inline void NodeConstraintResidual(const LayoutView& L, const Real* theta, const Real* q,
+                                                       const Real* v, const Real* lambda, bool index2, int i, Real* f,
+                                                       Real* c) {
+  ConstraintEval e;
+  const NodeRecord nr = GetNodeRecord(L, i);
+  NodeConstraintLocal(L, theta, q, v, i, index2, e);
+  c[nr.aeBegin] = e.C[0];
+  for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
+}
+/// The residual part of AddConstraintReactionsAndAE for constraint object i on the general path
+/// (ConstraintLocal). Out of line on the host, so that its large frame stays out of the planar
+/// joints' loop.
+MBS_HD_HOST_NOINLINE inline void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t, const Real* q,
+                                                          const Real* v, const Real* lambda, bool index2, int i,
+                                                          Real* f, Real* c) {
+  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
+  const ObjectRecord o = GetObjectRecord(L, i);
+  ConstraintLocal(L, theta, t, q, v, i, index2, e);
+  for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
+  if (e.active) SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
+}
+}  // namespace detail
+
 /// One pass over all constraints for the integrator's residual: adds the reaction forces
 /// -C_q^T lambda to f (as AddConstraintReactions) and writes the algebraic equations to
 /// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
-  ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   AngleCache angles;  // the planar joints' rotation angles
-  for (int k = 0; k < L.nConstraintNodes; ++k) {
-    const int i = ConstraintNode(L, k);
-    const NodeRecord nr = GetNodeRecord(L, i);
-    NodeConstraintLocal(L, theta, q, v, i, index2, e);
-    c[nr.aeBegin] = e.C[0];
-    for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
-  }
+  for (int k = 0; k < L.nConstraintNodes; ++k)
+    detail::NodeConstraintResidual(L, theta, q, v, lambda, index2, ConstraintNode(L, k), f, c);
   for (int k = 0; k < L.nConstraintObjects; ++k) {
     const int i = ConstraintObject(L, k);
     const ObjectKind kind = static_cast<ObjectKind>(L.object[i].kind);
-    const ObjectRecord o = GetObjectRecord(L, i);
-    if (kind == ObjectKind::JointRevolute2D && PlanarRevoluteResidual(L, theta, q, v, lambda, index2, o, angles, f, c))
+    if (kind == ObjectKind::JointRevolute2D &&
+        PlanarRevoluteResidual(L, theta, q, v, lambda, index2, GetObjectRecord(L, i), angles, f, c))
       continue;
     if (kind == ObjectKind::JointPrismatic2D &&
-        PlanarPrismaticResidual(L, theta, q, v, lambda, index2, o, theta + L.object[i].theta, angles, f, c))
+        PlanarPrismaticResidual(L, theta, q, v, lambda, index2, GetObjectRecord(L, i), theta + L.object[i].theta,
+                                angles, f, c))
       continue;
-    ConstraintLocal(L, theta, t, q, v, i, index2, e);
-    for (int r = 0; r < e.nAE; ++r) c[o.aeBegin + r] = IsLambdaRow(e, r) ? lambda[o.aeBegin + r] : e.C[r];
-    if (!e.active) continue;
-    detail::SubtractReactions(e, o.ltgODE2, lambda + o.aeBegin, f);
+    detail::GeneralConstraintResidual(L, theta, t, q, v, lambda, index2, i, f, c);
   }
 }
 
