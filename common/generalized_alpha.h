@@ -452,21 +452,35 @@ class GeneralizedAlpha {
     }
   }
 
-  /// Newton update of the iterate with the step attempt's factors (BeginStep).
+  /// Newton update of the iterate with the step attempt's factors (BeginStep); also the squared
+  /// norms of q, v and lambda for NewtonTest's divergence test, while the values pass by.
   MBS_HD void Update(Real h) {
     const Real betaP = stepBetaP_, gammaP = stepGammaP_, lambdaFactor = stepInverseBh2_;
     const Real* d = w_.delta;
+    Real nq = 0, nv = 0, nl = 0;
     MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
-      w_.q[i] -= d[i];
-      w_.v[i] -= gammaP * d[i];
+      const Real qi = w_.q[i] - d[i], vi = w_.v[i] - gammaP * d[i];
+      w_.q[i] = qi;
+      w_.v[i] = vi;
       w_.a[i] -= betaP * d[i];
+      nq += qi * qi;
+      nv += vi * vi;
     }
     for (int i = 0; i < n1_; ++i) {
       w_.y[i] -= d[n2_ + i];
       w_.yt[i] -= (2 / h) * d[n2_ + i];
     }
-    for (int i = 0; i < nA_; ++i) w_.lambda[i] -= d[n2_ + n1_ + i] * lambdaFactor;
+    const Real* dl = d + n2_ + n1_;
+    MBS_NO_OVERLAP
+    for (int i = 0; i < nA_; ++i) {
+      const Real li = w_.lambda[i] - dl[i] * lambdaFactor;
+      w_.lambda[i] = li;
+      nl += li * li;
+    }
+    normQSq_ = nq;
+    normVSq_ = nv;
+    normLambdaSq_ = nl;
   }
 
   /// Start of the run: zero initial accelerations and multipliers; true if the initial
@@ -567,10 +581,8 @@ class GeneralizedAlpha {
       return;
     }
     extraIteration_ = false;
-    const Real normQ = detail::NormSq(w_.q, n2_), normV = detail::NormSq(w_.v, n2_);
-    const Real normLambda = detail::NormSq(w_.lambda, nA_);
-    const bool diverged = !(normQ < P_.maximumSolutionNorm) || !(normV < P_.maximumSolutionNorm) ||
-                          !(normLambda == normLambda) || !(residualSq_ == residualSq_);
+    const bool diverged = !(normQSq_ < P_.maximumSolutionNorm) || !(normVSq_ < P_.maximumSolutionNorm) ||
+                          !(normLambdaSq_ == normLambdaSq_) || !(residualSq_ == residualSq_);
     if (diverged && fullNewton_) return StepEnds(SolveStatus::diverged);
     if (fullNewton_) return;
     if (iterations_ > P_.maxModifiedNewtonIterations) haveJacobian_ = false;
@@ -702,6 +714,7 @@ class GeneralizedAlpha {
   int iterations_ = 0;
   Real residualSq_ = 0, r0Sq_ = 0, lastResidualSq_ = 0;  ///< squared residual norms
   Real convergedSq_ = 0;                                ///< converged at residualSq_ <= this
+  Real normQSq_ = 0, normVSq_ = 0, normLambdaSq_ = 0;   ///< of the iterate (Update)
   bool fullNewton_ = false;
   bool restarted_ = false;       ///< the step attempt was restarted (RestartStep)
   bool extraIteration_ = false;  ///< after a restart: one iteration more once converged
