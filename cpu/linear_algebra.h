@@ -42,7 +42,7 @@ class DenseLA {
     a_.assign(static_cast<size_t>(n) * static_cast<size_t>(n), 0.);
     piv_.assign(static_cast<size_t>(n), 0);
     inverseDiagonal_.assign(static_cast<size_t>(n), 0.);
-    inverse_.assign(n <= kInverseUpTo ? static_cast<size_t>(n) * static_cast<size_t>(n) : 0, 0.);
+    inverse_.assign(n <= kInverseUpTo ? static_cast<size_t>(n) * static_cast<size_t>(InverseRows(n)) : 0, 0.);
   }
   void SetZero() { std::fill(a_.begin(), a_.end(), 0.); }
   void add(int i, int j, Real v) { a_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)] += v; }
@@ -56,12 +56,13 @@ class DenseLA {
     for (int i = 0; i < n_; ++i)
       for (int j = i + 1; j < n_; ++j) std::swap(a_[Index(i, j)], a_[Index(j, i)]);
     for (int i = 0; i < n_; ++i) inverseDiagonal_[static_cast<size_t>(i)] = 1 / a_[Index(i, i)];
-    if (n_ <= kInverseUpTo) {  // row-major inverse, column j = A^-1 e_j
+    if (n_ <= kInverseUpTo) {  // column j = A^-1 e_j at inverse_ + j InverseRows(n)
       Real e[kInverseUpTo];
+      const size_t rows = static_cast<size_t>(InverseRows(n_));
       for (int j = 0; j < n_; ++j) {
         for (int i = 0; i < n_; ++i) e[i] = i == j ? 1 : 0;
         SolveLU(e, e);
-        for (int i = 0; i < n_; ++i) inverse_[Index(i, j)] = e[i];
+        for (int i = 0; i < n_; ++i) inverse_[static_cast<size_t>(j) * rows + static_cast<size_t>(i)] = e[i];
       }
     }
     return true;
@@ -90,15 +91,20 @@ class DenseLA {
  private:
   static constexpr int kInverseUpTo = 8;  ///< up to this size Solve multiplies by the inverse
 
-  /// x = A^-1 b for n = N (x may alias b).
+  /// Rows of a column of the stored inverse: n padded to an even number, so that every column
+  /// starts 16 bytes after the one before it.
+  static constexpr int InverseRows(int n) { return (n + 1) & ~1; }
+  /// x = A^-1 b for n = N (x may alias b): column by column, y += A^-1[:, j] b_j, which adds
+  /// the products of each row in the order of a row sum (the same result) while the rows go in
+  /// pairs of SIMD lanes.
   template <int N>
   void MultiplyInverse(const Real* b, Real* x) const {
-    const Real* inv = inverse_.data();
-    Real y[N];
-    for (int i = 0; i < N; ++i) {
-      Real s = 0;
-      for (int j = 0; j < N; ++j) s += inv[i * N + j] * b[j];
-      y[i] = s;
+    constexpr int R = InverseRows(N);
+    const Real* inv = static_cast<const Real*>(__builtin_assume_aligned(inverse_.data(), 16));
+    Real y[R] = {};
+    for (int j = 0; j < N; ++j) {
+      const Real bj = b[j];
+      for (int i = 0; i < R; ++i) y[i] += inv[j * R + i] * bj;
     }
     for (int i = 0; i < N; ++i) x[i] = y[i];
   }
@@ -147,7 +153,7 @@ class DenseLA {
   std::vector<Real> a_;  ///< the matrix; after an LU factorization its factors, transposed
   std::vector<int> piv_;
   std::vector<Real> inverseDiagonal_;  ///< 1 / U(i, i) after an LU factorization
-  std::vector<Real> inverse_;          ///< A^-1, row-major, after an LU factorization of n <= kInverseUpTo
+  std::vector<Real> inverse_;          ///< A^-1 by columns (InverseRows(n) each), after an LU factorization of n <= kInverseUpTo
   bool diagonal_ = false;
 };
 
