@@ -321,7 +321,7 @@ MBS_HD_INLINE void SubtractPlanarReaction(const PlanarPoint& P, const int* ltg, 
 /// markers (PlanarMarkerKinematics): its two equations into c and its reactions into f, with
 /// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
 /// without 3D kinematics and C_q. Returns false (nothing written) for other markers.
-MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+MBS_HD_FORCEINLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                           const Real* lambda, bool index2, const ObjectRecord& o, AngleCache& angles,
                                           Real* f, Real* c) {
   PlanarPoint P0, P1;
@@ -343,7 +343,7 @@ MBS_HD_INLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta
 /// C_q's rows as ConstraintLocal accumulates them, without the products with the zero rows of
 /// planar Jacobians. `p`: the joint's parameters (axisMarker0, normalMarker1). Returns false
 /// (nothing written) for other markers.
-MBS_HD_INLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+MBS_HD_FORCEINLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                            const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
                                            AngleCache& angles, Real* f, Real* c) {
   PlanarFrame F0, F1;

@@ -296,8 +296,7 @@ struct AngleCache {
         return;
       }
 #endif
-    cosine = cos(angle);
-    sine = sin(angle);
+    mbsweep::CosSin(angle, cosine, sine);
 #if !defined(__CUDA_ARCH__)
     if (n < kSize) {
       phi[n] = angle;
@@ -314,7 +313,7 @@ struct AngleCache {
 /// orientation, angular velocity and rotation Jacobian, which are most of MarkerKinematics'
 /// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
 /// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
-MBS_HD_INLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
                                           int marker, PlanarPoint& P, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
@@ -369,7 +368,7 @@ struct PlanarFrame {
 /// PlanarFrame of a marker on an ObjectRigidBody2D or a NodeRigidBody2D (the markers with
 /// orientation of planar models), with the values of MarkerKinematics; returns false for other
 /// markers, e.g. on a ground body, whose orientation may be any rotation (use MarkerKinematics).
-MBS_HD_INLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, int marker,
+MBS_HD_FORCEINLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, int marker,
                                      PlanarFrame& F, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
