@@ -100,13 +100,27 @@ class DenseLA {
   template <int N>
   void MultiplyInverse(const Real* b, Real* x) const {
     constexpr int R = InverseRows(N);
-    const Real* inv = static_cast<const Real*>(__builtin_assume_aligned(inverse_.data(), 16));
+#if defined(__GNUC__)
+    // written with vector types: left to itself, the vectorizer pairs the columns instead of the
+    // rows and spends more instructions on shuffles than it saves
+    typedef Real Pair __attribute__((vector_size(2 * sizeof(Real))));
+    constexpr int P = R / 2;
+    const Pair* col = static_cast<const Pair*>(__builtin_assume_aligned(inverse_.data(), 16));
+    Pair y[P] = {};
+    for (int j = 0; j < N; ++j) {
+      const Pair bj = {b[j], b[j]};
+      for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
+    }
+    for (int i = 0; i < N; ++i) x[i] = y[i / 2][i % 2];
+#else
+    const Real* inv = inverse_.data();
     Real y[R] = {};
     for (int j = 0; j < N; ++j) {
       const Real bj = b[j];
       for (int i = 0; i < R; ++i) y[i] += inv[j * R + i] * bj;
     }
     for (int i = 0; i < N; ++i) x[i] = y[i];
+#endif
   }
   /// Solves with the LU factors by substitution (x may alias b).
   void SolveLU(const Real* b, Real* x) const {
