@@ -98,7 +98,7 @@ MBS_HD_INLINE Mat3 Skew(const Vec3& a) {
 /// of 33 bits, so that their products with k are exact; the last keeps the relative accuracy of
 /// the small results next to multiples of pi/2), the remainder kept as r + dr, and
 /// the minimax polynomials of sin and cos on [-pi/4, pi/4] of Sun's fdlibm with dr's
-/// first-order terms. That is 92 instructions without a data-dependent branch against the
+/// first-order terms. That is 98 instructions without a data-dependent branch against the
 /// library sincos' 142, whose multi-precision paths serve arguments that rotation angles
 /// never reach. Larger |x|, infinities and NaN go to the library.
 MBS_HD_HOST_NOINLINE inline void CosSin(Real x, Real& cosine, Real& sine) {
@@ -119,19 +119,18 @@ MBS_HD_HOST_NOINLINE inline void CosSin(Real x, Real& cosine, Real& sine) {
   const Real b = k * kPio2B;      // exact
   const Real r = y - b;
   const Real dr = ((y - r) - b) - k * kPio2C - k * kPio2D;
-  const Real z = r * r;
+  const Real z = r * r, z2 = z * z;
+  // the polynomials in z by pairs of coefficients (Estrin's scheme: CosSin sits on the Newton
+  // iteration's critical path, and Horner's rule waits for one product and sum per coefficient)
   // sin(r + dr) = r + r^3 p(r^2) + dr (1 - r^2 / 2)
-  const Real ps = 8.33333333332248946124e-03 +
-                  z * (-1.98412698298579493134e-04 +
-                       z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)));
+  const Real ps = (8.33333333332248946124e-03 + z * -1.98412698298579493134e-04) +
+                  z2 * ((2.75573137070700676789e-06 + z * -2.50507602534068634195e-08) + z2 * 1.58969099521155010221e-10);
   const Real rz = z * r;
   const Real sr = r - ((z * (0.5 * dr - rz * ps) - dr) - rz * -1.66666666666666324348e-01);
   // cos(r + dr) = 1 - r^2 / 2 + r^4 p(r^2) - r dr, the first two summed with their rounding error
-  const Real pc =
-      z * (4.16666666666666019037e-02 +
-           z * (-1.38888888888741095749e-03 +
-                z * (2.48015872894767294178e-05 +
-                     z * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  const Real pc = z * ((4.16666666666666019037e-02 + z * -1.38888888888741095749e-03) +
+                       z2 * ((2.48015872894767294178e-05 + z * -2.75573143513906633035e-07) +
+                             z2 * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)));
   const Real hz = 0.5 * z, w = 1 - hz;
   const Real cr = w + (((1 - w) - hz) + (z * pc - r * dr));
   switch (static_cast<long long>(k) & 3) {
