@@ -67,11 +67,12 @@ struct RecordedSignals {
   int rows = 0, stride = 1, width = 0;
 };
 
-/// What both fused kernels read and write for a chunk: theta rows in; objective values,
-/// statuses, counters and signals out (one row / entry per system of the chunk).
+/// What both fused kernels read and write for a chunk: theta in; objective values, statuses,
+/// counters and signals out (one row / entry per system of the chunk).
 struct FusedArgs {
   LayoutView L;
-  const Real* theta;
+  const Real* theta;  ///< by columns (theta[k nSystems + i]) if thetaByColumns, else rows
+  bool thetaByColumns;
   int nTheta, nSystems;
   ObjectiveSet set;
   const Real* signal;
@@ -96,10 +97,19 @@ __device__ bool BeginSystemOutputs(const FusedArgs& a, int i) {
   return false;
 }
 
-/// The objective observer of system i (its theta row; recording its signal rows if asked).
+/// Theta row of system i: gathered from the columns into `local` (ThetaLocalBound values) if
+/// the chunk is stored by columns (consecutive threads read consecutive addresses), else the
+/// row in global memory.
+__device__ const Real* SystemTheta(const FusedArgs& a, int i, Real* local) {
+  if (!a.thetaByColumns) return a.theta + static_cast<size_t>(i) * a.nTheta;
+  for (int k = 0; k < a.nTheta; ++k) local[k] = a.theta[static_cast<size_t>(k) * a.nSystems + i];
+  return local;
+}
+
+/// The objective observer of system i with its theta row (recording its signal rows if asked).
 /// `a` must be the kernel's parameter (the observer refers to a.set).
-__device__ ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i) {
-  ObjectiveObserver<> obs(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, a.set, a.signal);
+__device__ ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i, const Real* theta) {
+  ObjectiveObserver<> obs(a.L, theta, a.set, a.signal);
   if (a.rec.rows > 0) {
     obs.signalOut = a.rec.data + static_cast<size_t>(i) * a.rec.rows * a.rec.width;
     obs.signalCapacity = a.rec.rows;
@@ -117,16 +127,18 @@ __device__ void FinishSystemOutputs(const FusedArgs& a, int i, const SolveInfo& 
   if (r.status == SolveStatus::ok) obs.Finalize(a.values + static_cast<size_t>(i) * a.nValues);
 }
 
-/// One thread integrates one system of the chunk: theta row in, objective values, status and
-/// counters out; the state, Jacobian and LU stay in the thread's registers/local memory.
+/// One thread integrates one system of the chunk: theta in, objective values, status and
+/// counters out; theta, the state, Jacobian and LU stay in the thread's registers/local memory.
 template <int C, template <int> class Runner>
 __global__ void FusedKernel(FusedArgs a, typename Runner<C>::Params P) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= a.nSystems || !BeginSystemOutputs(a, i)) return;
+  Real thetaLocal[ThetaLocalBound(C)];
+  const Real* theta = SystemTheta(a, i, thetaLocal);
   Real work[Runner<C>::kWork];
   FixedLU<C> la;
-  ObjectiveObserver<> obs = MakeSystemObserver(a, i);
-  const SolveInfo r = Runner<C>::Run(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, P, work, la, obs);
+  ObjectiveObserver<> obs = MakeSystemObserver(a, i, theta);
+  const SolveInfo r = Runner<C>::Run(a.L, theta, P, work, la, obs);
   FinishSystemOutputs(a, i, r, obs);
 }
 
@@ -188,9 +200,10 @@ __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
   if (!team.Broadcast(run, 0)) return;
   alignas(WarpSystem) unsigned char storage[sizeof(WarpSystem)];
   WarpSystem* s = nullptr;
-  if (team.lane == 0)
-    s = new (storage) WarpSystem(a.L, a.theta + static_cast<size_t>(i) * a.nTheta, P, work, matrix,
-                                 MakeSystemObserver(a, i));
+  if (team.lane == 0) {
+    const Real* theta = a.theta + static_cast<size_t>(i) * a.nTheta;  // rows (thetaByColumns is false)
+    s = new (storage) WarpSystem(a.L, theta, P, work, matrix, MakeSystemObserver(a, i, theta));
+  }
   RunLockstepSystemWithTeam(team, s, a.L, work, matrix, piv);
   if (team.lane == 0) {
     FinishSystemOutputs(a, i, s->ga.Info(), s->obs);
@@ -258,6 +271,8 @@ class CudaEvaluator final : public Evaluator {
     chunk = std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(p.nSystems)));
 
     const int nt = p.ThetaSize(), nv = r.nValues;
+    const bool thetaByColumns = mapping == KernelMapping::threadPerSystem && nt <= ThetaLocalBound(plan.capacity);
+    std::vector<Real> columns(thetaByColumns ? chunk * static_cast<size_t>(nt) : 0);
     DeviceBuffer<Real> dTheta(chunk * static_cast<size_t>(std::max(nt, 1))),
         dValues(chunk * static_cast<size_t>(std::max(nv, 1)));
     DeviceBuffer<int> dStatus(chunk);
@@ -270,13 +285,19 @@ class CudaEvaluator final : public Evaluator {
     DeviceBuffer<int> dSignalCount(signalPerSystem > 0 ? chunk : 0);
     RecordedSignals rec;
     if (signalPerSystem > 0) rec = RecordedSignals{dSignals.get(), dSignalCount.get(), r.signalRows, p.signalStride, r.signalWidth};
-    FusedArgs args{dl.view, dTheta.get(), nt, 0, p.objectives.set, dSignal.get(), dSkip.get(), dValues.get(), nv,
-                   dStatus.get(), dInfo.get(), rec};
+    FusedArgs args{dl.view, dTheta.get(), thetaByColumns, nt, 0, p.objectives.set, dSignal.get(), dSkip.get(),
+                   dValues.get(), nv, dStatus.get(), dInfo.get(), rec};
 
     for (size_t begin = 0; begin < static_cast<size_t>(p.nSystems); begin += chunk) {
       const size_t n = std::min(chunk, static_cast<size_t>(p.nSystems) - begin);
       for (size_t k = 0; k < n; ++k) skip[k] = p.rowErrors[begin + k].empty() ? 0 : 1;
-      dTheta.CopyFromHost(p.theta.data() + begin * static_cast<size_t>(nt), n * static_cast<size_t>(nt), stream_);
+      const Real* rows = p.theta.data() + begin * static_cast<size_t>(nt);
+      if (thetaByColumns) {
+        // the previous chunk's upload has completed: the stream was synchronized at its end
+        TransposeRows(rows, n, nt, columns.data());
+        rows = columns.data();
+      }
+      dTheta.CopyFromHost(rows, n * static_cast<size_t>(nt), stream_);
       dSkip.CopyFromHost(skip.data(), n, stream_);
       // rows a system does not record stay NaN (all bits set is a NaN)
       if (signalPerSystem > 0)
@@ -357,6 +378,7 @@ DeviceMemoryPlan PlanDeviceMemory(const BatchProblem& p) {
   const int workBound = IsExplicitSolverType(p.solver) ? ExplicitWorkBound(plan.capacity)
                                                        : GeneralizedAlphaWorkBound(plan.capacity);
   plan.localBytesPerThread = c * c * sizeof(Real) + c * sizeof(int) + static_cast<size_t>(workBound) * sizeof(Real) +
+                             static_cast<size_t>(ThetaLocalBound(plan.capacity)) * sizeof(Real) +
                              sizeof(ObjectiveObserver<>);
   plan.sharedBytesPerWarp = static_cast<size_t>(MakeWarpSlot(L).reals) * sizeof(Real);
   return plan;

@@ -28,6 +28,21 @@ constexpr int kMaxThreadKernelCapacity = 64;
 /// generalized-alpha (an 8 x 8 LU fits a thread's registers; above that a warp shares it).
 constexpr int kMaxThreadPerSystemAutomatic = 8;
 
+/// Theta values one system of the thread-per-system kernel at capacity C copies into its
+/// thread's local memory at the start (the benchmark models need 4 to 5 per unknown). The chunk's
+/// theta is then uploaded by columns (TransposeRows), so that the threads of a warp, which
+/// hold consecutive systems, read consecutive addresses; in local memory, which the hardware
+/// interleaves across threads, every later read coalesces too. A model with longer theta rows,
+/// and the warp-per-system kernel, whose lanes share one system, read the rows where they are.
+constexpr int ThetaLocalBound(int capacity) { return 8 * capacity; }
+
+/// out[k n + i] = rows[i width + k]: n rows of width values stored by columns (the system index
+/// fastest).
+inline void TransposeRows(const Real* rows, size_t n, int width, Real* out) {
+  for (size_t i = 0; i < n; ++i)
+    for (int k = 0; k < width; ++k) out[static_cast<size_t>(k) * n + i] = rows[i * static_cast<size_t>(width) + static_cast<size_t>(k)];
+}
+
 /// Launch and memory options of the CUDA evaluator.
 struct CudaEvaluatorOptions {
   int device = 0;
@@ -74,7 +89,8 @@ size_t CublasBytesPerSystem(const BatchProblem& problem);
 
 /// Device memory the evaluator needs per system of a problem (global buffers: theta row,
 /// values, status, counters), the thread-per-system kernel's local (per-thread) memory
-/// estimate and the warp-per-system kernel's shared memory per system (one warp's slot).
+/// estimate (LU, workspace, observer and the local theta copy) and the warp-per-system
+/// kernel's shared memory per system (one warp's slot).
 struct DeviceMemoryPlan {
   size_t globalBytesPerSystem = 0;
   size_t localBytesPerThread = 0;

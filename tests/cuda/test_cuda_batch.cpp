@@ -425,11 +425,21 @@ TEST(Evaluators, DeviceMemoryPlan) {
   EXPECT_EQ(plan.capacity, 8);
   EXPECT_EQ(plan.globalBytesPerSystem,
             static_cast<size_t>(p.ThetaSize()) * 8 + 2 * 8 + sizeof(int) + sizeof(SolveInfo) + 1);
-  EXPECT_GT(plan.localBytesPerThread, 8u * 8u * 8u);
+  EXPECT_GT(plan.localBytesPerThread, 8u * 8u * 8u + ThetaLocalBound(8) * 8u);
+  EXPECT_GE(ThetaLocalBound(8), p.ThetaSize());  // the pendulum's theta is read from local memory
   // the warp slot: 3 x 3 matrix, the workspace of 2 coordinates and 1 constraint, 3 pivots
   const LayoutView L = f.layout.View();
   const size_t reals = 9 + static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 2;
   EXPECT_EQ(plan.sharedBytesPerWarp, (reals + reals % 2) * sizeof(Real));
+}
+
+// The thread-per-system kernel's theta upload: a chunk's rows stored by columns, the system
+// index fastest.
+TEST(Evaluators, TransposeRowsPutsTheSystemIndexFastest) {
+  const std::vector<Real> rows = {1, 2, 3, 4, 5, 6};  // 2 systems x 3 values
+  std::vector<Real> columns(rows.size());
+  TransposeRows(rows.data(), 2, 3, columns.data());
+  EXPECT_EQ(columns, (std::vector<Real>{1, 4, 2, 5, 3, 6}));
 }
 
 }  // namespace
