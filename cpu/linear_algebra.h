@@ -41,6 +41,8 @@ class DenseLA {
     n_ = n;
     a_.assign(static_cast<size_t>(n) * static_cast<size_t>(n), 0.);
     piv_.assign(static_cast<size_t>(n), 0);
+    perm_.assign(static_cast<size_t>(n), 0);
+    scratch_.assign(static_cast<size_t>(n), 0.);
     inverseDiagonal_.assign(static_cast<size_t>(n), 0.);
     inverse_.assign(n <= kInverseUpTo ? static_cast<size_t>(n) * static_cast<size_t>(InverseRows(n)) : 0, 0.);
   }
@@ -56,12 +58,15 @@ class DenseLA {
     for (int i = 0; i < n_; ++i)
       for (int j = i + 1; j < n_; ++j) std::swap(a_[Index(i, j)], a_[Index(j, i)]);
     for (int i = 0; i < n_; ++i) inverseDiagonal_[static_cast<size_t>(i)] = 1 / a_[Index(i, i)];
+    // the row interchanges as one permutation: row i of P b is b[perm_[i]]
+    for (int i = 0; i < n_; ++i) perm_[static_cast<size_t>(i)] = i;
+    for (int k = 0; k < n_; ++k) std::swap(perm_[static_cast<size_t>(k)], perm_[static_cast<size_t>(piv_[static_cast<size_t>(k)])]);
     if (n_ <= kInverseUpTo) {  // column j = A^-1 e_j at inverse_ + j InverseRows(n)
       Real e[kInverseUpTo];
       const size_t rows = static_cast<size_t>(InverseRows(n_));
       for (int j = 0; j < n_; ++j) {
-        for (int i = 0; i < n_; ++i) e[i] = i == j ? 1 : 0;
-        SolveLU(e, e);
+        for (int i = 0; i < n_; ++i) e[i] = perm_[static_cast<size_t>(i)] == j ? 1 : 0;
+        Substitute(a_.data(), inverseDiagonal_.data(), n_, e);
         for (int i = 0; i < n_; ++i) inverse_[static_cast<size_t>(j) * rows + static_cast<size_t>(i)] = e[i];
       }
     }
@@ -125,13 +130,13 @@ class DenseLA {
   /// Solves with the LU factors by substitution (x may alias b).
   void SolveLU(const Real* b, Real* x) const {
     const int n = n_;
-    const Real* a = a_.data();
-    const Real* d = inverseDiagonal_.data();
-    if (x != b)
-      for (int i = 0; i < n; ++i) x[i] = b[i];
-    for (int k = 0; k < n; ++k)
-      if (piv_[static_cast<size_t>(k)] != k) std::swap(x[k], x[piv_[static_cast<size_t>(k)]]);
-    Substitute(a, d, n, x);
+    if (x == b) {
+      for (int i = 0; i < n; ++i) scratch_[static_cast<size_t>(i)] = b[i];
+      b = scratch_.data();
+    }
+    const int* perm = perm_.data();
+    for (int i = 0; i < n; ++i) x[i] = b[perm[i]];
+    Substitute(a_.data(), inverseDiagonal_.data(), n, x);
   }
   /// Forward and back substitution on the transposed factors (column j of L and U at a + j n,
   /// d the reciprocals of U's diagonal). Columns go in fours: each unknown takes the updates of
@@ -185,6 +190,8 @@ class DenseLA {
   int n_ = 0;
   std::vector<Real> a_;  ///< the matrix; after an LU factorization its factors, transposed
   std::vector<int> piv_;
+  std::vector<int> perm_;                ///< the row interchanges of piv_ as one permutation
+  mutable std::vector<Real> scratch_;    ///< b of a solve in place
   std::vector<Real> inverseDiagonal_;  ///< 1 / U(i, i) after an LU factorization
   std::vector<Real> inverse_;          ///< A^-1 by columns (InverseRows(n) each), after an LU factorization of n <= kInverseUpTo
   bool diagonal_ = false;
