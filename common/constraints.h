@@ -322,8 +322,8 @@ MBS_HD_INLINE void SubtractPlanarReaction(const PlanarPoint& P, const int* ltg, 
 /// the values of the general path (C_q rows = -J0, J1; sums over the equations in order), but
 /// without 3D kinematics and C_q. Returns false (nothing written) for other markers.
 MBS_HD_FORCEINLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
-                                          const Real* lambda, bool index2, const ObjectRecord& o, AngleCache& angles,
-                                          Real* f, Real* c) {
+                                               const Real* lambda, bool index2, const ObjectRecord& o,
+                                               AngleCache& angles, Real* f, Real* c) {
   PlanarPoint P0, P1;
   if (!PlanarMarkerKinematics(L, theta, q, v, o.extra[0], P0, angles) ||
       !PlanarMarkerKinematics(L, theta, q, v, o.extra[1], P1, angles))
@@ -344,8 +344,8 @@ MBS_HD_FORCEINLINE bool PlanarRevoluteResidual(const LayoutView& L, const Real* 
 /// planar Jacobians. `p`: the joint's parameters (axisMarker0, normalMarker1). Returns false
 /// (nothing written) for other markers.
 MBS_HD_FORCEINLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
-                                           const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
-                                           AngleCache& angles, Real* f, Real* c) {
+                                                const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
+                                                AngleCache& angles, Real* f, Real* c) {
   PlanarFrame F0, F1;
   if (!PlanarMarkerFrame(L, theta, q, o.extra[0], F0, angles) || !PlanarMarkerFrame(L, theta, q, o.extra[1], F1, angles))
     return false;
@@ -422,9 +422,9 @@ MBS_HD_HOST_NOINLINE inline void NodeConstraintResidual(const LayoutView& L, con
 /// The residual part of AddConstraintReactionsAndAE for constraint object i on the general path
 /// (ConstraintLocal). Out of line on the host, so that its large frame stays out of the planar
 /// joints' loop.
-MBS_HD_HOST_NOINLINE inline void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t, const Real* q,
-                                                          const Real* v, const Real* lambda, bool index2, int i,
-                                                          Real* f, Real* c) {
+MBS_HD_HOST_NOINLINE inline void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t,
+                                                          const Real* q, const Real* v, const Real* lambda, bool index2,
+                                                          int i, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   const ObjectRecord o = GetObjectRecord(L, i);
   ConstraintLocal(L, theta, t, q, v, i, index2, e);

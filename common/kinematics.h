@@ -314,7 +314,7 @@ struct AngleCache {
 /// work; returns false for other markers (use MarkerKinematics). The marker's kind of planar
 /// point comes from the layout's planar marker table (BuildPlanarMarkerTable).
 MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
-                                          int marker, PlanarPoint& P, AngleCache& angles) {
+                                               int marker, PlanarPoint& P, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
   switch (kind) {
@@ -369,7 +369,7 @@ struct PlanarFrame {
 /// orientation of planar models), with the values of MarkerKinematics; returns false for other
 /// markers, e.g. on a ground body, whose orientation may be any rotation (use MarkerKinematics).
 MBS_HD_FORCEINLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta, const Real* q, int marker,
-                                     PlanarFrame& F, AngleCache& angles) {
+                                          PlanarFrame& F, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
   if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[3] != 3)) return false;

@@ -124,7 +124,8 @@ MBS_HD_HOST_NOINLINE inline void CosSin(Real x, Real& cosine, Real& sine) {
   // iteration's critical path, and Horner's rule waits for one product and sum per coefficient)
   // sin(r + dr) = r + r^3 p(r^2) + dr (1 - r^2 / 2)
   const Real ps = (8.33333333332248946124e-03 + z * -1.98412698298579493134e-04) +
-                  z2 * ((2.75573137070700676789e-06 + z * -2.50507602534068634195e-08) + z2 * 1.58969099521155010221e-10);
+                  z2 * ((2.75573137070700676789e-06 + z * -2.50507602534068634195e-08) +
+                        z2 * 1.58969099521155010221e-10);
   const Real rz = z * r;
   const Real sr = r - ((z * (0.5 * dr - rz * ps) - dr) - rz * -1.66666666666666324348e-01);
   // cos(r + dr) = 1 - r^2 / 2 + r^4 p(r^2) - r dr, the first two summed with their rounding error

@@ -60,7 +60,8 @@ class DenseLA {
     for (int i = 0; i < n_; ++i) inverseDiagonal_[static_cast<size_t>(i)] = 1 / a_[Index(i, i)];
     // the row interchanges as one permutation: row i of P b is b[perm_[i]]
     for (int i = 0; i < n_; ++i) perm_[static_cast<size_t>(i)] = i;
-    for (int k = 0; k < n_; ++k) std::swap(perm_[static_cast<size_t>(k)], perm_[static_cast<size_t>(piv_[static_cast<size_t>(k)])]);
+    for (int k = 0; k < n_; ++k)
+      std::swap(perm_[static_cast<size_t>(k)], perm_[static_cast<size_t>(piv_[static_cast<size_t>(k)])]);
     if (n_ <= kInverseUpTo) {  // column j = A^-1 e_j at inverse_ + j InverseRows(n)
       Real e[kInverseUpTo];
       const size_t rows = static_cast<size_t>(InverseRows(n_));
@@ -190,10 +191,11 @@ class DenseLA {
   int n_ = 0;
   std::vector<Real> a_;  ///< the matrix; after an LU factorization its factors, transposed
   std::vector<int> piv_;
-  std::vector<int> perm_;                ///< the row interchanges of piv_ as one permutation
-  mutable std::vector<Real> scratch_;    ///< b of a solve in place
-  std::vector<Real> inverseDiagonal_;  ///< 1 / U(i, i) after an LU factorization
-  std::vector<Real> inverse_;          ///< A^-1 by columns (InverseRows(n) each), after an LU factorization of n <= kInverseUpTo
+  std::vector<int> perm_;               ///< the row interchanges of piv_ as one permutation
+  mutable std::vector<Real> scratch_;   ///< b of a solve in place
+  std::vector<Real> inverseDiagonal_;   ///< 1 / U(i, i) after an LU factorization
+  /// A^-1 by columns (InverseRows(n) each) after an LU factorization of n <= kInverseUpTo
+  std::vector<Real> inverse_;
   bool diagonal_ = false;
 };
 

@@ -40,7 +40,8 @@ constexpr int ThetaLocalBound(int capacity) { return 8 * capacity; }
 /// fastest).
 inline void TransposeRows(const Real* rows, size_t n, int width, Real* out) {
   for (size_t i = 0; i < n; ++i)
-    for (int k = 0; k < width; ++k) out[static_cast<size_t>(k) * n + i] = rows[i * static_cast<size_t>(width) + static_cast<size_t>(k)];
+    for (int k = 0; k < width; ++k)
+      out[static_cast<size_t>(k) * n + i] = rows[i * static_cast<size_t>(width) + static_cast<size_t>(k)];
 }
 
 /// Launch and memory options of the CUDA evaluator.

@@ -20,7 +20,8 @@ TEST(DenseLA, SolvesAsEigensLU) {
     for (bool diagonal : {false, true}) {
       Eigen::MatrixXd A(n, n);
       for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) A(i, j) = diagonal ? (i == j ? 2 + u(rng) : 0) : u(rng) + (i == (j + 1) % n ? 4 : 0);
+        for (int j = 0; j < n; ++j)
+          A(i, j) = diagonal ? (i == j ? 2 + u(rng) : 0) : u(rng) + (i == (j + 1) % n ? 4 : 0);
       Eigen::VectorXd b(n);
       for (int i = 0; i < n; ++i) b(i) = u(rng);
       DenseLA la;
