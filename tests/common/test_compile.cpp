@@ -512,16 +512,19 @@ TEST(CompileRecords, PlanarMarkerTable) {
   const LayoutView V = L.View();
   const int* e = V.ints + V.planarMarkers;
   auto k = [](PlanarMarker x) { return static_cast<int>(x); };
+  const int tg = V.object[oGround.value].theta;  // the theta offsets the table copies
+  auto tn = [&](NodeIndex n) { return V.node[n.value].theta; };
+  auto tm = [&](int marker) { return V.marker[marker].theta; };
   EXPECT_EQ(std::vector<int>(e, e + 9 * kPlanarMarkerInts),
-            (std::vector<int>{k(PlanarMarker::groundBody), 0, 0, 0,   //
-                              k(PlanarMarker::groundNode), 0, 0, 0,   //
-                              k(PlanarMarker::node), 2, 3, 2,         //
-                              k(PlanarMarker::node), 3, 5, 3,         //
-                              k(PlanarMarker::massPoint), 2, 3, 2,    //
-                              k(PlanarMarker::rigidBody), 3, 5, 3,    //
-                              k(PlanarMarker::none), -1, 0, 0,        //
-                              k(PlanarMarker::none), -1, 0, 0,        //
-                              k(PlanarMarker::none), -1, 0, 0}));
+            (std::vector<int>{k(PlanarMarker::groundBody), 0, 0, 0, tg, tm(0),                   //
+                              k(PlanarMarker::groundNode), 0, 0, 0, tn(ground), tm(1),           //
+                              k(PlanarMarker::node), 2, 3, 2, tn(point2d), tm(2),                //
+                              k(PlanarMarker::node), 3, 5, 3, tn(rigid2d), tm(3),                //
+                              k(PlanarMarker::massPoint), 2, 3, 2, tn(point2d), tm(4),           //
+                              k(PlanarMarker::rigidBody), 3, 5, 3, tn(rigid2d), tm(5),           //
+                              k(PlanarMarker::none), -1, 0, 0, 0, 0,                             //
+                              k(PlanarMarker::none), -1, 0, 0, 0, 0,                             //
+                              k(PlanarMarker::none), -1, 0, 0, 0, 0}));
 }
 
 // --------------------------------------- mass matrix ---------------------------------------
