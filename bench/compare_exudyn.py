@@ -263,7 +263,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3,
                     help="rounds per case, each timing Exudyn and then mbsweep (each the best of a round's "
                          "solves), alternating; "
-                         "the best round of each side counts (default 3)")
+                         "the best solve of each side counts (default 3)")
     ap.add_argument("--only", metavar="MODEL", action="append",
                     help="run only the cases of this model (repeatable)")
     args = ap.parse_args()

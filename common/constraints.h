@@ -306,14 +306,14 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
 }
 
 namespace detail {
-/// f -= sign J^T lam over a planar point's node coordinates ltg[0..n): J's first two columns are
-/// the unit matrix (x and y), the third (a rotation coordinate) is J[.][2]. The products with the
-/// unit entries are left out; up to the sign of a zero they change nothing.
+/// f -= sign J^T lam over a planar point's node coordinates ltg[0..n) (J: the unit matrix over x
+/// and y, Jphi for a rotation coordinate). The products with the unit entries are left out; up to
+/// the sign of a zero they change nothing.
 MBS_HD_INLINE void SubtractPlanarReaction(const PlanarPoint& P, const int* ltg, Real sign, const Real* lam, Real* f) {
   if (P.n == 0) return;
   f[ltg[0]] -= sign * lam[0];
   f[ltg[1]] -= sign * lam[1];
-  if (P.n > 2) f[ltg[2]] -= sign * (P.J[0][2] * lam[0] + P.J[1][2] * lam[1]);
+  if (P.n > 2) f[ltg[2]] -= sign * (P.Jphi[0] * lam[0] + P.Jphi[1] * lam[1]);
 }
 }  // namespace detail
 

@@ -272,10 +272,11 @@ MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, co
 
 /// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
 /// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
-/// equations and reactions use).
+/// equations and reactions use). Over the node's x and y coordinates that Jacobian is the unit
+/// matrix; only a rotation coordinate's column (n = 3) varies.
 struct PlanarPoint {
   Real pos[2], vel[2];
-  Real J[2][3];  ///< d vel / d q_t, rows x and y
+  Real Jphi[2];  ///< d vel / d phi_t, rows x and y (0 without a rotation coordinate)
   int n;         ///< number of node coordinates (0: ground)
 };
 
@@ -322,12 +323,12 @@ MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* 
     case PlanarMarker::groundBody: {
       const Real* p = theta + e[4];
       const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * LoadVec3(theta + e[5]);
-      P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+      P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {0, 0}, 0};
       return true;
     }
     case PlanarMarker::groundNode: {
       const Real* ref = theta + e[4];
-      P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+      P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {0, 0}, 0};
       return true;
     }
     default: break;
@@ -335,7 +336,7 @@ MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* 
   const Real* ref = theta + e[4];
   const Real* qn = q + e[2];
   const Real* vn = v + e[2];
-  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {{1, 0, 0}, {0, 1, 0}}, e[3]};
+  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {0, 0}, e[3]};
   if (kind == PlanarMarker::massPoint) {  // the local position is a fixed offset
     const Real* lp = theta + e[5];
     P.pos[0] += lp[0];
@@ -350,8 +351,8 @@ MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* 
     P.pos[1] += rg1;
     P.vel[0] -= w * rg1;
     P.vel[1] += w * rg0;
-    P.J[0][2] = -rg1;
-    P.J[1][2] = rg0;
+    P.Jphi[0] = -rg1;
+    P.Jphi[1] = rg0;
   }
   return true;
 }
