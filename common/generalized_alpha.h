@@ -183,14 +183,21 @@ class GeneralizedAlpha {
   }
 
   /// Runs the whole time span, factorizing and solving with la_ as soon as asked: a tight loop
-  /// over the phases below.
+  /// over the phases below. The Newton iterations that need only a solve (Advance's newtonIterate
+  /// without a Jacobian update) go round an inner loop without returning to Advance.
   MBS_HD_HOST_NOINLINE SolveInfo Run() {
     Start();
     for (;;) {
       const GeneralizedAlphaRequest r = Advance();
       if (r == GeneralizedAlphaRequest::solve) {
-        la_.Solve(w_.res, w_.delta);
-        OnSolved();
+        for (;;) {
+          la_.Solve(w_.res, w_.delta);
+          OnSolved();
+          if (phase_ != Phase::newtonTest) break;  // the initial accelerations
+          NewtonTest();
+          if (phase_ != Phase::newtonIterate || iterations_ >= P_.maxIterations || fullNewton_ || !haveJacobian_) break;
+          phase_ = Phase::newtonSolve;
+        }
       } else if (r == GeneralizedAlphaRequest::factorize) {
         OnFactorized(la_.Factorize());
       } else {
