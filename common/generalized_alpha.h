@@ -193,8 +193,6 @@ class GeneralizedAlpha {
         for (;;) {
           la_.Solve(w_.res, w_.delta);
           OnSolved();
-          if (phase_ != Phase::newtonTest) break;  // the initial accelerations
-          NewtonTest();
           if (phase_ != Phase::newtonIterate || iterations_ >= P_.maxIterations || fullNewton_ || !haveJacobian_) break;
           phase_ = Phase::newtonSolve;
         }
@@ -249,7 +247,6 @@ class GeneralizedAlpha {
           }
           phase_ = Phase::newtonSolve;
           return GeneralizedAlphaRequest::solve;
-        case Phase::newtonTest: NewtonTest(); break;
         case Phase::stepEnd: EndStep(stepStatus_); break;
         case Phase::finished: return GeneralizedAlphaRequest::finished;
       }
@@ -277,13 +274,14 @@ class GeneralizedAlpha {
     phase_ = Phase::initialDone;
   }
 
-  /// The solve Advance asked for is in w.delta.
+  /// The solve Advance asked for is in w.delta: a Newton iteration's update, residual and tests,
+  /// or the initial accelerations.
   MBS_HD void OnSolved() {
     if (phase_ == Phase::newtonSolve) {
       Update(hStep_);
       ++iterations_;
       ++info_.newtonIterations;
-      phase_ = Phase::newtonTest;
+      NewtonTest();
       return;
     }
     for (int i = 0; i < n2_; ++i) w_.a[i] = w_.delta[i];
@@ -527,7 +525,7 @@ class GeneralizedAlpha {
   }
 
   /// Starts the step from the saved start state to t1_ = t_ + hStep_: predictor and the first
-  /// residual (Newton with Exudyn's convergence test follows in newtonIterate/NewtonTest).
+  /// residual (Newton with Exudyn's convergence test follows in newtonIterate and OnSolved).
   MBS_HD void BeginStep() {
     t1_ = t_ + hStep_;
     const Real h = hStep_;
@@ -687,7 +685,6 @@ class GeneralizedAlpha {
     newtonIterate,      ///< next Newton iteration: iteration limit, Jacobian, solve
     jacobianFactorize,  ///< waiting for the iteration matrix's factorization
     newtonSolve,        ///< waiting for the Newton solve
-    newtonTest,         ///< update done: residual and convergence test
     stepEnd,            ///< the step attempt ended with stepStatus_: accept or reject it
     finished,
   };
