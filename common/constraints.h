@@ -305,6 +305,7 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
   for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
+MBS_SCALAR_LOOPS_BEGIN  // the planar joints' residual (hostdevice.h)
 namespace detail {
 /// f -= sign J^T lam over a planar point's node coordinates ltg[0..n) (J: the unit matrix over x
 /// and y, Jphi for a rotation coordinate). The products with the unit entries are left out; up to
@@ -388,6 +389,7 @@ MBS_HD_FORCEINLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real*
   }
   return true;
 }
+MBS_SCALAR_LOOPS_END
 
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
@@ -433,6 +435,7 @@ MBS_HD_HOST_NOINLINE inline void GeneralConstraintResidual(const LayoutView& L, 
 }
 }  // namespace detail
 
+MBS_SCALAR_LOOPS_BEGIN
 /// One pass over all constraints for the integrator's residual: adds the reaction forces
 /// -C_q^T lambda to f (as AddConstraintReactions) and writes the algebraic equations to
 /// c[nAE] (as ComputeAE with the given index2 flag), evaluating each constraint once.
@@ -454,6 +457,7 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
     detail::GeneralConstraintResidual(L, theta, t, q, v, lambda, index2, i, f, c);
   }
 }
+MBS_SCALAR_LOOPS_END
 
 /// Algebraic equations of all constraints into c[nAE] (lambda for inactive ones).
 MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,

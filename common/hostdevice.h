@@ -65,7 +65,9 @@
 /// the loop, and the integrator waits on each of them in turn (with scalar loops in the
 /// generalized-alpha integrator the benchmark oscillator's steps ran 1.4x faster, the
 /// pendulum's and the slider-crank's 1.02-1.04x; the same for the item evaluations or the
-/// dense LU made the slider-crank and the 3D chain 2-16% slower).
+/// dense LU made the slider-crank and the 3D chain 2-16% slower). Also around the planar
+/// joints' residual (planar marker kinematics and reactions), where the vectorizer paired the
+/// x and y rows with more shuffles than it saved (pendulum 1.02x, 1 % fewer instructions).
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #define MBS_SCALAR_LOOPS_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"no-tree-vectorize\")")
 #define MBS_SCALAR_LOOPS_END _Pragma("GCC pop_options")

@@ -270,6 +270,7 @@ MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, co
   }
 }
 
+MBS_SCALAR_LOOPS_BEGIN  // the planar joints' residual (hostdevice.h)
 /// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
 /// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
 /// equations and reactions use). Over the node's x and y coordinates that Jacobian is the unit
@@ -389,6 +390,7 @@ MBS_HD_FORCEINLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta
   F.J[1][2] = rg0;
   return true;
 }
+MBS_SCALAR_LOOPS_END
 
 #if !defined(__CUDA_ARCH__)
 /// The planar marker table of a layout (layout_records.h): for each marker, which planar
