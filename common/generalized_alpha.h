@@ -465,10 +465,10 @@ class GeneralizedAlpha {
     Real nq = 0, nv = 0, nl = 0;
     MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) {
-      const Real qi = w_.q[i] - d[i], vi = w_.v[i] - gammaP * d[i];
+      const Real di = d[i], qi = w_.q[i] - di, vi = w_.v[i] - gammaP * di;
       w_.q[i] = qi;
       w_.v[i] = vi;
-      w_.a[i] -= betaP * d[i];
+      w_.a[i] -= betaP * di;
       nq += qi * qi;
       nv += vi * vi;
     }
