@@ -355,13 +355,12 @@ MBS_HD_FORCEINLINE bool PlanarPrismaticResidual(const LayoutView& L, const Real*
   const Vec3 nv = F1.A * LoadVec3(p + 3);
   const Vec3 dp = LoadVec3(F1.pos) - LoadVec3(F0.pos);
   // C_q rows over [marker 0's node coordinates x, y, phi, marker 1's]; a rotation coordinate's
-  // rotation Jacobian is the z axis
-  Real cq[2][6];
-  for (int j = 0; j < 3; ++j) {
-    cq[0][j] = -(nv[0] * F0.J[0][j] + nv[1] * F0.J[1][j]);
-    cq[0][3 + j] = nv[0] * F1.J[0][j] + nv[1] * F1.J[1][j];
-    cq[1][j] = cq[1][3 + j] = 0;
-  }
+  // rotation Jacobian is the z axis. The products with the unit entries of the position
+  // Jacobians are left out (as SubtractPlanarReaction's: up to the sign of a zero they change
+  // nothing).
+  Real cq[2][6] = {{-nv[0], -nv[1], -(nv[0] * F0.Jphi[0] + nv[1] * F0.Jphi[1]), nv[0], nv[1],
+                    nv[0] * F1.Jphi[0] + nv[1] * F1.Jphi[1]},
+                   {0, 0, 0, 0, 0, 0}};
   cq[0][5] += Cross(nv, dp)[2];
   if (nAE > 1) {
     cq[1][2] += Cross(a, nv)[2];

@@ -360,11 +360,12 @@ MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* 
 
 /// What a prismatic 2D joint needs of a marker on a planar rigid body or node, as
 /// MarkerKinematics gives it: the global position, the x and y rows of the position Jacobian
-/// over the node's coordinates x, y, phi, and the orientation A = RotZ(phi).
+/// over the node's coordinates x, y, phi (the unit matrix over x and y, as PlanarPoint's), and
+/// the orientation A = RotZ(phi).
 struct PlanarFrame {
   Real pos[3];
-  Real J[2][3];
-  Mat3 A;  ///< the node's rotation coordinate (local index 2) turns it
+  Real Jphi[2];  ///< d pos / d phi, rows x and y (0 for a marker on the node itself)
+  Mat3 A;        ///< the node's rotation coordinate (local index 2) turns it
 };
 
 /// PlanarFrame of a marker on an ObjectRigidBody2D or a NodeRigidBody2D (the markers with
@@ -379,15 +380,15 @@ MBS_HD_FORCEINLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta
   const Real* qn = q + e[2];
   Real c, s;
   angles.CosSin(ref[2] + qn[2], c, s);  // RotZ
-  F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {{1, 0, 0}, {0, 1, 0}}, Mat3{{{c, -s, 0}, {s, c, 0}, {0, 0, 1}}}};
+  F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {0, 0}, Mat3{{{c, -s, 0}, {s, c, 0}, {0, 0, 1}}}};
   if (kind == PlanarMarker::node) return true;
   const Real* lp = theta + e[5];  // as BodyKinematics of ObjectRigidBody2D
   const Real rg0 = F.A(0, 0) * lp[0] + F.A(0, 1) * lp[1], rg1 = F.A(1, 0) * lp[0] + F.A(1, 1) * lp[1];
   F.pos[0] += rg0;
   F.pos[1] += rg1;
   F.pos[2] += lp[2];
-  F.J[0][2] = -rg1;
-  F.J[1][2] = rg0;
+  F.Jphi[0] = -rg1;
+  F.Jphi[1] = rg0;
   return true;
 }
 MBS_SCALAR_LOOPS_END

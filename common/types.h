@@ -98,9 +98,9 @@ MBS_HD_INLINE Mat3 Skew(const Vec3& a) {
 /// of 33 bits, so that their products with k are exact; the last keeps the relative accuracy of
 /// the small results next to multiples of pi/2), the remainder kept as r + dr, and
 /// the minimax polynomials of sin and cos on [-pi/4, pi/4] of Sun's fdlibm with dr's
-/// first-order terms: 102 instructions per call without a data-dependent branch, against the
-/// library sincos' 122 (callgrind), whose multi-precision paths serve arguments that rotation
-/// angles never reach. Larger |x|, infinities and NaN go to the library.
+/// first-order terms: 102 instructions per call with one data-dependent branch (the quadrant),
+/// against the library sincos' 122 (callgrind), whose multi-precision paths serve arguments that
+/// rotation angles never reach. Larger |x|, infinities and NaN go to the library.
 MBS_HD_HOST_NOINLINE inline void CosSin(Real x, Real& cosine, Real& sine) {
 #if defined(__CUDA_ARCH__)
   sincos(x, &sine, &cosine);
