@@ -92,13 +92,13 @@ MBS_HD_INLINE Mat3 Skew(const Vec3& a) {
 }
 /// cosine and sine of a rotation angle x, the one evaluation of every planar rotation (RotZ,
 /// the planar joints' AngleCache), so that all paths see the same values. On the device, CUDA's
-/// sincos. On the host, for |x| <= 1e5, within one unit in the last place (0.82 ulp measured
-/// against long double over 4e6 arguments; 6 % of the results differ from the C library's in
-/// the last bit): x reduced by k pi/2 with pi/2 in four parts (Cody and Waite; the first two
+/// sincos. On the host, for |x| <= 1e5, within one unit in the last place (0.86 ulp measured
+/// against long double over 1.4e7 arguments, 4e6 of them next to multiples of pi/4; 6 % of the
+/// results differ from the C library's in the last bit): x reduced by k pi/2 with pi/2 in four parts (Cody and Waite; the first two
 /// of 33 bits, so that their products with k are exact; the last keeps the relative accuracy of
 /// the small results next to multiples of pi/2), the remainder kept as r + dr, and
 /// the minimax polynomials of sin and cos on [-pi/4, pi/4] of Sun's fdlibm with dr's
-/// first-order terms: 91 instructions per call with one data-dependent branch (the quadrant),
+/// first-order terms: 89 instructions per call with one data-dependent branch (the quadrant),
 /// against the library sincos' 122 (callgrind), whose multi-precision paths serve arguments that
 /// rotation angles never reach. Larger |x|, infinities and NaN go to the library.
 /// Out of line on the host, returning the pair in registers: the angle's cosine and sine are on
@@ -123,21 +123,21 @@ MBS_HD_HOST_NOINLINE inline CosSinPair CosSin(Real x) {
   const Real b = k * kPio2B;      // exact
   const Real r = y - b;
   const Real dr = ((y - r) - b) - k * kPio2C - k * kPio2D;
-  const Real z = r * r, z2 = z * z;
-  // the polynomials in z by pairs of coefficients (Estrin's scheme: CosSin sits on the Newton
-  // iteration's critical path, and Horner's rule waits for one product and sum per coefficient)
+  const Real z = r * r, z2 = z * z, z4 = z2 * z2;
+  // the polynomials in z by pairs of coefficients, the pairs summed with z^2 and z^4 (Estrin's
+  // scheme: CosSin sits on the Newton iteration's critical path, and Horner's rule waits for one
+  // product and sum per coefficient); r^3 and r^4 multiply the whole polynomials
   // sin(r + dr) = r + r^3 p(r^2) + dr (1 - r^2 / 2)
-  const Real ps = (8.33333333332248946124e-03 + z * -1.98412698298579493134e-04) +
-                  z2 * ((2.75573137070700676789e-06 + z * -2.50507602534068634195e-08) +
-                        z2 * 1.58969099521155010221e-10);
-  const Real rz = z * r;
-  const Real sr = r - ((z * (0.5 * dr - rz * ps) - dr) - rz * -1.66666666666666324348e-01);
+  const Real ps = ((-1.66666666666666324348e-01 + z * 8.33333333332248946124e-03) +
+                   z2 * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)) +
+                  z4 * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+  const Real sr = r + ((z * r) * ps + (dr - 0.5 * z * dr));
   // cos(r + dr) = 1 - r^2 / 2 + r^4 p(r^2) - r dr, the first two summed with their rounding error
-  const Real pc = z * ((4.16666666666666019037e-02 + z * -1.38888888888741095749e-03) +
-                       z2 * ((2.48015872894767294178e-05 + z * -2.75573143513906633035e-07) +
-                             z2 * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)));
+  const Real pc = ((4.16666666666666019037e-02 + z * -1.38888888888741095749e-03) +
+                   z2 * (2.48015872894767294178e-05 + z * -2.75573143513906633035e-07)) +
+                  z4 * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11);
   const Real hz = 0.5 * z, w = 1 - hz;
-  const Real cr = w + (((1 - w) - hz) + (z * pc - r * dr));
+  const Real cr = w + (((1 - w) - hz) + (z2 * pc - r * dr));
   switch (static_cast<long long>(k) & 3) {
     case 0: return CosSinPair{cr, sr};
     case 1: return CosSinPair{-sr, cr};
