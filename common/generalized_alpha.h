@@ -18,6 +18,9 @@
 /// the factorizations and solves to one batched call per phase, with the same arithmetic.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "common/constraints.h"
 #include "common/outputs.h"
 
@@ -113,6 +116,17 @@ struct DiagonalSink {
     d[i] += v;
   }
 };
+/// A sink for values that drops them (the probe of HasSolveEach).
+struct ValueSink {
+  MBS_HD void operator()(int, Real) const {}
+};
+/// True for linear-algebra policies with SolveEach(b, x, f): Solve, and f(i, x[i]) for each i
+/// if it returns true.
+template <class LA, class = void>
+struct HasSolveEach : std::false_type {};
+template <class LA>
+struct HasSolveEach<LA, decltype(std::declval<const LA&>().SolveEach(nullptr, nullptr, ValueSink{}), void())>
+    : std::true_type {};
 MBS_HD_INLINE void Swap(Real*& a, Real*& b) {
   Real* t = a;
   a = b;
@@ -190,9 +204,14 @@ class GeneralizedAlpha {
     for (;;) {
       const GeneralizedAlphaRequest r = Advance();
       if (r == GeneralizedAlphaRequest::solve) {
-        for (;;) {
+        if (phase_ != Phase::newtonSolve) {
           la_.Solve(w_.res, w_.delta);
           OnSolved();
+          continue;
+        }
+        for (;;) {
+          SolveAndUpdate();
+          NewtonIterationDone();
           if (phase_ != Phase::newtonIterate || iterations_ >= P_.maxIterations || fullNewton_ || !haveJacobian_) break;
           phase_ = Phase::newtonSolve;
         }
@@ -279,9 +298,7 @@ class GeneralizedAlpha {
   MBS_HD void OnSolved() {
     if (phase_ == Phase::newtonSolve) {
       Update(hStep_);
-      ++iterations_;
-      ++info_.newtonIterations;
-      NewtonTest();
+      NewtonIterationDone();
       return;
     }
     for (int i = 0; i < n2_; ++i) w_.a[i] = w_.delta[i];
@@ -355,6 +372,13 @@ class GeneralizedAlpha {
         for (int r = 0; r < nA_; ++r) rhs[n2_ + n1_ + r] -= (w_.ae2[r] - w_.ae[r]) / eps * w_.v[j];
       }
     }
+  }
+
+  /// After a Newton iteration's update: count it, then residual and tests (NewtonTest).
+  MBS_HD void NewtonIterationDone() {
+    ++iterations_;
+    ++info_.newtonIterations;
+    NewtonTest();
   }
 
   /// Residual at the current iterate; returns its (unscaled) squared norm, divided by the number
@@ -457,35 +481,79 @@ class GeneralizedAlpha {
     }
   }
 
-  /// Newton update of the iterate with the step attempt's factors (BeginStep); also the squared
-  /// norms of q, v and lambda for NewtonTest's divergence test, while the values pass by.
+  /// The Newton update's factors (the step attempt's, BeginStep) in locals, and the squared norms
+  /// of q, v and lambda that it sums for NewtonTest's divergence test while the values pass by.
+  struct Updater {
+    Real betaP, gammaP, lambdaFactor, ode1Factor;
+    Real nq, nv, nl;
+  };
+  MBS_HD Updater MakeUpdater(Real h) const {
+    return Updater{stepBetaP_, stepGammaP_, stepInverseBh2_, 2 / h, 0, 0, 0};
+  }
+  /// The update by the increment di of ODE2 coordinate i, ODE1 coordinate i, multiplier i.
+  MBS_HD_FORCEINLINE void UpdateODE2(Updater& u, int i, Real di) {
+    const Real qi = w_.q[i] - di, vi = w_.v[i] - u.gammaP * di;
+    w_.q[i] = qi;
+    w_.v[i] = vi;
+    w_.a[i] -= u.betaP * di;
+    u.nq += qi * qi;
+    u.nv += vi * vi;
+  }
+  MBS_HD_FORCEINLINE void UpdateODE1(const Updater& u, int i, Real di) {
+    w_.y[i] -= di;
+    w_.yt[i] -= u.ode1Factor * di;
+  }
+  MBS_HD_FORCEINLINE void UpdateAE(Updater& u, int i, Real di) {
+    const Real li = w_.lambda[i] - di * u.lambdaFactor;
+    w_.lambda[i] = li;
+    u.nl += li * li;
+  }
+  MBS_HD void StoreNorms(const Updater& u) {
+    normQSq_ = u.nq;
+    normVSq_ = u.nv;
+    normLambdaSq_ = u.nl;
+  }
+
+  /// Newton update of the iterate by the increments in w.delta.
   MBS_HD void Update(Real h) {
-    const Real betaP = stepBetaP_, gammaP = stepGammaP_, lambdaFactor = stepInverseBh2_;
+    Updater u = MakeUpdater(h);
     const Real* d = w_.delta;
-    Real nq = 0, nv = 0, nl = 0;
     MBS_NO_OVERLAP
-    for (int i = 0; i < n2_; ++i) {
-      const Real di = d[i], qi = w_.q[i] - di, vi = w_.v[i] - gammaP * di;
-      w_.q[i] = qi;
-      w_.v[i] = vi;
-      w_.a[i] -= betaP * di;
-      nq += qi * qi;
-      nv += vi * vi;
-    }
-    for (int i = 0; i < n1_; ++i) {
-      w_.y[i] -= d[n2_ + i];
-      w_.yt[i] -= (2 / h) * d[n2_ + i];
-    }
+    for (int i = 0; i < n2_; ++i) UpdateODE2(u, i, d[i]);
+    for (int i = 0; i < n1_; ++i) UpdateODE1(u, i, d[n2_ + i]);
     const Real* dl = d + n2_ + n1_;
     MBS_NO_OVERLAP
-    for (int i = 0; i < nA_; ++i) {
-      const Real li = w_.lambda[i] - dl[i] * lambdaFactor;
-      w_.lambda[i] = li;
-      nl += li * li;
+    for (int i = 0; i < nA_; ++i) UpdateAE(u, i, dl[i]);
+    StoreNorms(u);
+  }
+
+  /// The update of unknown i (ODE2, ODE1, algebraic) by its increment, for SolveEach.
+  struct UpdateSink {
+    GeneralizedAlpha& ga;
+    Updater& u;
+    int n2, n21;
+    MBS_HD_FORCEINLINE void operator()(int i, Real di) const {
+      if (i < n2)
+        ga.UpdateODE2(u, i, di);
+      else if (i < n21)
+        ga.UpdateODE1(u, i - n2, di);
+      else
+        ga.UpdateAE(u, i - n21, di);
     }
-    normQSq_ = nq;
-    normVSq_ = nv;
-    normLambdaSq_ = nl;
+  };
+  /// A Newton iteration's solve and update: where la_'s SolveEach hands the increments over
+  /// (DenseLA up to 8 unknowns) the update takes each as it comes, otherwise Solve and Update.
+  MBS_HD void SolveAndUpdate() {
+    if constexpr (detail::HasSolveEach<LA>::value) {
+      Updater u = MakeUpdater(hStep_);
+      if (la_.SolveEach(w_.res, w_.delta, UpdateSink{*this, u, n2_, n2_ + n1_}))
+        StoreNorms(u);
+      else
+        Update(hStep_);
+    } else {
+      la_.Solve(w_.res, w_.delta);
+      Update(hStep_);
+    }
   }
 
   /// Start of the run: zero initial accelerations and multipliers; true if the initial

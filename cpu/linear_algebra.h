@@ -74,23 +74,28 @@ class DenseLA {
     return true;
   }
   /// Solves A x = b (x may alias b).
-  void Solve(const Real* b, Real* x) const {
-    const int n = n_;
+  void Solve(const Real* b, Real* x) const { SolveEach(b, x, NoSink{}); }
+  /// Solve(b, x); up to 8 unknowns also f(i, x[i]) for i = 0 .. n - 1 in order, returning true.
+  /// f then takes the values of the inverse product as they leave it: the Newton update that
+  /// follows the solve does not wait for x to be stored and read back (on the iteration's
+  /// critical path). A diagonal matrix or more than 8 unknowns: false, read x.
+  template <class F>
+  MBS_HD_FORCEINLINE bool SolveEach(const Real* b, Real* x, F&& f) const {
     if (diagonal_) {
       const Real* a = a_.data();
-      for (int i = 0; i < n; ++i) x[i] = b[i] * a[Index(i, i)];
-      return;
+      for (int i = 0; i < n_; ++i) x[i] = b[i] * a[Index(i, i)];
+      return false;
     }
-    switch (n) {
-      case 1: return MultiplyInverse<1>(b, x);
-      case 2: return MultiplyInverse<2>(b, x);
-      case 3: return MultiplyInverse<3>(b, x);
-      case 4: return MultiplyInverse<4>(b, x);
-      case 5: return MultiplyInverse<5>(b, x);
-      case 6: return MultiplyInverse<6>(b, x);
-      case 7: return MultiplyInverse<7>(b, x);
-      case 8: return MultiplyInverse<8>(b, x);
-      default: return SolveLU(b, x);
+    switch (n_) {
+      case 1: return MultiplyInverse<1>(b, x, f), true;
+      case 2: return MultiplyInverse<2>(b, x, f), true;
+      case 3: return MultiplyInverse<3>(b, x, f), true;
+      case 4: return MultiplyInverse<4>(b, x, f), true;
+      case 5: return MultiplyInverse<5>(b, x, f), true;
+      case 6: return MultiplyInverse<6>(b, x, f), true;
+      case 7: return MultiplyInverse<7>(b, x, f), true;
+      case 8: return MultiplyInverse<8>(b, x, f), true;
+      default: return SolveLU(b, x), false;
     }
   }
 
@@ -100,11 +105,14 @@ class DenseLA {
   /// Rows of a column of the stored inverse: n padded to an even number, so that every column
   /// starts 16 bytes after the one before it.
   static constexpr int InverseRows(int n) { return (n + 1) & ~1; }
-  /// x = A^-1 b for n = N (x may alias b): column by column, y += A^-1[:, j] b_j, which adds
-  /// the products of each row in the order of a row sum (the same result) while the rows go in
-  /// pairs of SIMD lanes.
-  template <int N>
-  void MultiplyInverse(const Real* b, Real* x) const {
+  struct NoSink {
+    void operator()(int, Real) const {}
+  };
+  /// x = A^-1 b for n = N (x may alias b), then f(i, x[i]) for each i: column by column,
+  /// y += A^-1[:, j] b_j, which adds the products of each row in the order of a row sum (the same
+  /// result) while the rows go in pairs of SIMD lanes.
+  template <int N, class F>
+  MBS_HD_FORCEINLINE void MultiplyInverse(const Real* b, Real* x, F&& f) const {
     constexpr int R = InverseRows(N);
 #if defined(__GNUC__)
     // written with vector types: left to itself, the vectorizer pairs the columns instead of the
@@ -117,7 +125,10 @@ class DenseLA {
       const Pair bj = {b[j], b[j]};
       for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
     }
-    for (int i = 0; i < N; ++i) x[i] = y[i / 2][i % 2];
+    for (int i = 0; i < N; ++i) {
+      x[i] = y[i / 2][i % 2];
+      f(i, y[i / 2][i % 2]);
+    }
 #else
     const Real* inv = inverse_.data();
     Real y[R] = {};
@@ -125,7 +136,10 @@ class DenseLA {
       const Real bj = b[j];
       for (int i = 0; i < R; ++i) y[i] += inv[j * R + i] * bj;
     }
-    for (int i = 0; i < N; ++i) x[i] = y[i];
+    for (int i = 0; i < N; ++i) {
+      x[i] = y[i];
+      f(i, y[i]);
+    }
 #endif
   }
   /// Solves with the LU factors by substitution (x may alias b).
