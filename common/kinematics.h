@@ -322,28 +322,28 @@ MBS_HD_FORCEINLINE bool PlanarMarkerKinematics(const LayoutView& L, const Real* 
   switch (kind) {
     case PlanarMarker::none: return false;
     case PlanarMarker::groundBody: {
-      const Real* p = theta + e[4];
-      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * LoadVec3(theta + e[5]);
+      const Real* p = theta + e[3];
+      const Vec3 pos = LoadVec3(p) + LoadMat3(p + 3) * LoadVec3(theta + e[4]);
       P = PlanarPoint{{pos[0], pos[1]}, {0, 0}, {0, 0}, 0};
       return true;
     }
     case PlanarMarker::groundNode: {
-      const Real* ref = theta + e[4];
+      const Real* ref = theta + e[3];
       P = PlanarPoint{{ref[0], ref[1]}, {0, 0}, {0, 0}, 0};
       return true;
     }
     default: break;
   }
-  const Real* ref = theta + e[4];
-  const Real* qn = q + e[2];
-  const Real* vn = v + e[2];
-  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {0, 0}, e[3]};
+  const Real* ref = theta + e[3];
+  const Real* qn = q + e[1];
+  const Real* vn = v + e[1];
+  P = PlanarPoint{{ref[0] + qn[0], ref[1] + qn[1]}, {vn[0], vn[1]}, {0, 0}, e[2]};
   if (kind == PlanarMarker::massPoint) {  // the local position is a fixed offset
-    const Real* lp = theta + e[5];
+    const Real* lp = theta + e[4];
     P.pos[0] += lp[0];
     P.pos[1] += lp[1];
   } else if (kind == PlanarMarker::rigidBody) {  // as BodyKinematics of ObjectRigidBody2D: rg = RotZ(phi) lp
-    const Real* lp = theta + e[5];
+    const Real* lp = theta + e[4];
     Real c, s;
     angles.CosSin(ref[2] + qn[2], c, s);
     const Real rg0 = c * lp[0] + -s * lp[1], rg1 = s * lp[0] + c * lp[1];
@@ -375,14 +375,14 @@ MBS_HD_FORCEINLINE bool PlanarMarkerFrame(const LayoutView& L, const Real* theta
                                           PlanarFrame& F, AngleCache& angles) {
   const int* e = L.ints + L.planarMarkers + kPlanarMarkerInts * marker;
   const PlanarMarker kind = static_cast<PlanarMarker>(e[0]);
-  if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[3] != 3)) return false;
-  const Real* ref = theta + e[4];
-  const Real* qn = q + e[2];
+  if (kind != PlanarMarker::rigidBody && (kind != PlanarMarker::node || e[2] != 3)) return false;
+  const Real* ref = theta + e[3];
+  const Real* qn = q + e[1];
   Real c, s;
   angles.CosSin(ref[2] + qn[2], c, s);  // RotZ
   F = PlanarFrame{{ref[0] + qn[0], ref[1] + qn[1], 0}, {0, 0}, Mat3{{{c, -s, 0}, {s, c, 0}, {0, 0, 1}}}};
   if (kind == PlanarMarker::node) return true;
-  const Real* lp = theta + e[5];  // as BodyKinematics of ObjectRigidBody2D
+  const Real* lp = theta + e[4];  // as BodyKinematics of ObjectRigidBody2D
   const Real rg0 = F.A(0, 0) * lp[0] + F.A(0, 1) * lp[1], rg1 = F.A(1, 0) * lp[0] + F.A(1, 1) * lp[1];
   F.pos[0] += rg0;
   F.pos[1] += rg1;
@@ -430,8 +430,8 @@ inline std::vector<int> BuildPlanarMarkerTable(const LayoutView& L) {
     const int itemTheta = kind == PlanarMarker::none         ? 0
                           : kind == PlanarMarker::groundBody ? L.object[item].theta
                                                              : L.node[item].theta;
-    table.insert(table.end(), {static_cast<int>(kind), kind == PlanarMarker::none ? -1 : item, nr.ode2Begin, nr.nODE2,
-                               itemTheta, kind == PlanarMarker::none ? 0 : L.marker[m].theta});
+    table.insert(table.end(), {static_cast<int>(kind), nr.ode2Begin, nr.nODE2, itemTheta,
+                               kind == PlanarMarker::none ? 0 : L.marker[m].theta});
   }
   return table;
 }

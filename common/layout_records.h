@@ -27,7 +27,8 @@
 /// Constraint list: at LayoutView::constraintList, the indices of the nodes with algebraic
 ///                 equations (nConstraintNodes), then of the constraint objects
 ///                 (nConstraintObjects), in item order
-/// Planar marker table: at LayoutView::planarMarkers, [kind, item, ode2Begin, nODE2] per marker
+/// Planar marker table: at LayoutView::planarMarkers, [kind, ode2Begin, nODE2, itemTheta,
+///                 markerTheta] per marker
 ///                 (PlanarMarker): how the marker's planar point is computed, decided when the
 ///                 model is compiled
 #pragma once
@@ -98,9 +99,9 @@ enum class ForceEntry : int {
 };
 constexpr int kForceEntryInts = 4;
 
-/// Kind of a planar marker table entry [kind, item, ode2Begin, nODE2, itemTheta, markerTheta]
-/// (PlanarMarkerKinematics): markers on the ground or on planar bodies and nodes; item is an
-/// object or node index, ode2Begin and nODE2 are the node's global coordinates (0, 0 on the
+/// Kind of a planar marker table entry [kind, ode2Begin, nODE2, itemTheta, markerTheta]
+/// (PlanarMarkerKinematics): markers on the ground or on planar bodies and nodes (the item: an
+/// object or node); ode2Begin and nODE2 are the node's global coordinates (0, 0 on the
 /// ground), itemTheta and markerTheta the theta offsets of the item's and the marker's
 /// parameters (copied from their records, so that a residual reads them without going through
 /// the records: 0 for `none`).
@@ -112,7 +113,7 @@ enum class PlanarMarker : int {
   massPoint = 4,   ///< body marker on ObjectMassPoint2D on a NodePoint2D (item: its node; localPosition is a fixed offset)
   rigidBody = 5,   ///< body marker on ObjectRigidBody2D (item: its node; localPosition turns with it)
 };
-constexpr int kPlanarMarkerInts = 6;
+constexpr int kPlanarMarkerInts = 5;
 
 /// Node index of the k-th node with algebraic equations (k < nConstraintNodes).
 MBS_HD_INLINE int ConstraintNode(const LayoutView& L, int k) { return L.ints[L.constraintList + k]; }

@@ -471,8 +471,8 @@ TEST(Physics, ConstantForcesGiveTheSameRightHandSide) {
   EXPECT_FALSE(ComputeConstantODE2Forces(Loff.View(), thetaOff.data(), g.data()));
 }
 
-// The planar marker table: one entry [kind, item, ode2Begin, nODE2] per marker, the kind
-// decided from the marker, body and node kinds, in marker order.
+// The planar marker table: one entry [kind, ode2Begin, nODE2, itemTheta, markerTheta] per
+// marker, the kind decided from the marker, body and node kinds, in marker order.
 TEST(CompileRecords, PlanarMarkerTable) {
   Model m;
   const NodeIndex ground = m.AddNode(NodePointGround{});
@@ -516,15 +516,15 @@ TEST(CompileRecords, PlanarMarkerTable) {
   auto tn = [&](NodeIndex n) { return V.node[n.value].theta; };
   auto tm = [&](int marker) { return V.marker[marker].theta; };
   EXPECT_EQ(std::vector<int>(e, e + 9 * kPlanarMarkerInts),
-            (std::vector<int>{k(PlanarMarker::groundBody), 0, 0, 0, tg, tm(0),                   //
-                              k(PlanarMarker::groundNode), 0, 0, 0, tn(ground), tm(1),           //
-                              k(PlanarMarker::node), 2, 3, 2, tn(point2d), tm(2),                //
-                              k(PlanarMarker::node), 3, 5, 3, tn(rigid2d), tm(3),                //
-                              k(PlanarMarker::massPoint), 2, 3, 2, tn(point2d), tm(4),           //
-                              k(PlanarMarker::rigidBody), 3, 5, 3, tn(rigid2d), tm(5),           //
-                              k(PlanarMarker::none), -1, 0, 0, 0, 0,                             //
-                              k(PlanarMarker::none), -1, 0, 0, 0, 0,                             //
-                              k(PlanarMarker::none), -1, 0, 0, 0, 0}));
+            (std::vector<int>{k(PlanarMarker::groundBody), 0, 0, tg, tm(0),          //
+                              k(PlanarMarker::groundNode), 0, 0, tn(ground), tm(1),  //
+                              k(PlanarMarker::node), 3, 2, tn(point2d), tm(2),       //
+                              k(PlanarMarker::node), 5, 3, tn(rigid2d), tm(3),       //
+                              k(PlanarMarker::massPoint), 3, 2, tn(point2d), tm(4),  //
+                              k(PlanarMarker::rigidBody), 5, 3, tn(rigid2d), tm(5),  //
+                              k(PlanarMarker::none), 0, 0, 0, 0,                     //
+                              k(PlanarMarker::none), 0, 0, 0, 0,                     //
+                              k(PlanarMarker::none), 0, 0, 0, 0}));
 }
 
 // --------------------------------------- mass matrix ---------------------------------------
