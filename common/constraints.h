@@ -144,6 +144,29 @@ MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const JointFra
 }
 }  // namespace detail
 
+namespace detail {
+/// The equation of the coordinate constraint (ObjectConnectorCoordinate) `o` with parameters p
+/// (offset, factorValue1, the time function's parameters; extra: m0, m1, active, velocityLevel,
+/// time function type and table length): k1 q1 - q0 - offset(t), or on velocity level
+/// (velocityLevel, or index2 with the offset's rate by central differences) k1 v1 - v0 - rate.
+MBS_HD_INLINE Real CoordinateConstraintEquation(const LayoutView& L, Real t, const Real* q, const Real* v, bool index2,
+                                                const ObjectRecord& o, const Real* p) {
+  Real q0, v0, q1, v1;
+  MarkerCoordinate(L, q, v, nullptr, o.extra[0], q0, v0);
+  MarkerCoordinate(L, q, v, nullptr, o.extra[1], q1, v1);
+  const Real offset = p[0] * EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t);
+  const Real k1 = p[1];
+  if (o.extra[3] != 0) return k1 * v1 - v0 - offset;
+  if (index2) {
+    const Real dt = 1e-7 * (t > 1 ? t : 1);
+    const Real offT = p[0] * (EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t + dt) -
+                              EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t - dt)) / (2 * dt);
+    return k1 * v1 - v0 - offT;
+  }
+  return k1 * q1 - q0 - offset;
+}
+}  // namespace detail
+
 /// Evaluates constraint object `obj`: equations (position level, or velocity level with
 /// index2 or for velocity-level constraints) and the Jacobian with respect to its local
 /// ODE2 coordinates.
@@ -160,28 +183,11 @@ MBS_HD_NOINLINE void ConstraintLocal(const LayoutView& L, const Real* theta, Rea
   detail::ZeroCq(e);
   for (int i = 0; i < kMaxConstraintEquations; ++i) e.C[i] = 0;  // fixed count: stores, no memset call
   if (kind == ObjectKind::ConnectorCoordinate) {
-    // p: offset, factorValue1, time-function parameters; extra: m0, m1, active, velocityLevel, tfType, tfLen
-    const bool velocityLevel = o.extra[3] != 0;
-    e.velocity = index2 || velocityLevel;
-    Real q0, v0, q1, v1;
-    MarkerCoordinate(L, q, v, nullptr, o.extra[0], q0, v0);
-    MarkerCoordinate(L, q, v, nullptr, o.extra[1], q1, v1);
-    const Real offset = p[0] * EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t);
-    const Real k1 = p[1];
-    if (velocityLevel) {
-      e.C[0] = k1 * v1 - v0 - offset;
-    } else if (index2) {
-      // time derivative of the offset by central differences of the time function
-      const Real dt = 1e-7 * (t > 1 ? t : 1);
-      const Real offT = p[0] * (EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t + dt) -
-                                EvalTimeFunction(o.extra[4], o.extra[5], p + 2, t - dt)) / (2 * dt);
-      e.C[0] = k1 * v1 - v0 - offT;
-    } else {
-      e.C[0] = k1 * q1 - q0 - offset;
-    }
+    e.velocity = index2 || o.extra[3] != 0;
+    e.C[0] = detail::CoordinateConstraintEquation(L, t, q, v, index2, o, p);
     const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
     if (n0) e.Cq[0] = -1;
-    if (GetMarkerRecord(L, o.extra[1]).nCoords) e.Cq[n0] = k1;
+    if (GetMarkerRecord(L, o.extra[1]).nCoords) e.Cq[n0] = p[1];
     return;
   }
   Kinematics k0, k1;
@@ -410,6 +416,22 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 }
 
 namespace detail {
+/// The residual part of AddConstraintReactionsAndAE for the coordinate constraint `o` (p: its
+/// parameters), with the general path's values (C_q = -1 over marker 0's coordinate, k1 over
+/// marker 1's) but without its C_q arrays.
+MBS_HD_INLINE void CoordinateConstraintResidual(const LayoutView& L, Real t, const Real* q, const Real* v,
+                                                const Real* lambda, bool index2, const ObjectRecord& o, const Real* p,
+                                                Real* f, Real* c) {
+  const Real lam = lambda[o.aeBegin];
+  if (o.extra[2] == 0) {  // inactive: lambda = 0
+    c[o.aeBegin] = lam;
+    return;
+  }
+  c[o.aeBegin] = CoordinateConstraintEquation(L, t, q, v, index2, o, p);
+  const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
+  if (n0) f[o.ltgODE2[0]] -= -lam;
+  if (GetMarkerRecord(L, o.extra[1]).nCoords) f[o.ltgODE2[n0]] -= p[1] * lam;
+}
 /// The residual part of AddConstraintReactionsAndAE for Euler-parameter node i.
 MBS_HD_HOST_NOINLINE inline void NodeConstraintResidual(const LayoutView& L, const Real* theta, const Real* q,
                                                        const Real* v, const Real* lambda, bool index2, int i, Real* f,
@@ -453,6 +475,11 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
         PlanarPrismaticResidual(L, theta, q, v, lambda, index2, GetObjectRecord(L, i), theta + L.object[i].theta,
                                 angles, f, c))
       continue;
+    if (kind == ObjectKind::ConnectorCoordinate) {
+      detail::CoordinateConstraintResidual(L, t, q, v, lambda, index2, GetObjectRecord(L, i), theta + L.object[i].theta,
+                                           f, c);
+      continue;
+    }
     detail::GeneralConstraintResidual(L, theta, t, q, v, lambda, index2, i, f, c);
   }
 }

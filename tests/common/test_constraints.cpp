@@ -1,6 +1,6 @@
-// Tests of the constraint assembly in common/constraints.h: the planar paths of the revolute
-// and prismatic 2D joints' residuals give the values of the general path (ConstraintLocal,
-// C_q^T lambda).
+// Tests of the constraint assembly in common/constraints.h: the residual's own paths of the
+// revolute and prismatic 2D joints and of coordinate constraints give the values of the general
+// path (ConstraintLocal, C_q^T lambda).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -137,6 +137,47 @@ TEST(Constraints, PlanarPrismaticResidualEqualsGeneralPath) {
   prismatic(bodyPoint(b.body, {0.05, -0.02, 0.03}), nodePoint(a.node), {0.6, -0.8, 0}, {0.8, 0.6, 0}, true, true);
   prismatic(nodePoint(a.node), bodyPoint(b.body, {0, 0.2, 0}), {1, 0, 0}, {0, 1, 0}, true, false);
   prismatic(bodyPoint(ground, {0.3, 0.1, 0}), bodyPoint(a.body, {-0.5, 0.2, 0}), {1, 0, 0}, {0, 1, 0}, true, true);
+  ExpectResidualEqualsGeneralPath(m);
+}
+
+// Coordinate constraints on node coordinates and ground coordinates (either marker), with a
+// factor and an offset, a harmonic time function on the offset (its rate on the index-2
+// level), one on velocity level, one inactive; position and velocity level.
+TEST(Constraints, CoordinateConstraintResidualEqualsGeneralPath) {
+  Model m;
+  NodePoint2D pn;
+  pn.referenceCoordinates = {0.4, -0.3};
+  const NodeIndex point = m.AddNode(pn);
+  const auto body = CreateRigidBody2D(m, "body", {0.5, 0.1}, 0.3, 1, 0.1);
+  const NodeIndex ground = m.AddNode(NodePointGround{});
+  auto coordinate = [&](NodeIndex n, int c) {
+    MarkerNodeCoordinate mk;
+    mk.nodeNumber = n;
+    mk.coordinate = c;
+    return m.AddMarker(mk);
+  };
+  auto constraint = [&](MarkerIndex m0, MarkerIndex m1, Real offset, Real factor, bool velocityLevel, bool active,
+                        TimeFunction f = {}) {
+    ObjectConnectorCoordinate cc;
+    cc.markerNumbers = {m0, m1};
+    cc.offset = offset;
+    cc.factorValue1 = factor;
+    cc.velocityLevel = velocityLevel;
+    cc.activeConnector = active;
+    cc.offsetTimeFunction = f;
+    m.AddObject(cc);
+  };
+  TimeFunction harmonic;
+  harmonic.type = TimeFunctionType::Harmonic;
+  harmonic.amplitude = 0.7;
+  harmonic.angularFrequency = 3;
+  harmonic.phase = 0.2;
+  harmonic.offset = 0.1;
+  constraint(coordinate(point, 0), coordinate(body.node, 2), 0.3, 1.7, false, true);
+  constraint(coordinate(ground, 0), coordinate(point, 1), -0.2, 1, false, true, harmonic);
+  constraint(coordinate(body.node, 0), coordinate(ground, 1), 0.5, 2, false, true);
+  constraint(coordinate(body.node, 1), coordinate(point, 0), 0.1, -0.6, true, true);
+  constraint(coordinate(point, 1), coordinate(body.node, 2), 0.2, 1, false, false);
   ExpectResidualEqualsGeneralPath(m);
 }
 
