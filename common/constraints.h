@@ -142,9 +142,6 @@ MBS_HD_INLINE void JointRotationRows(ConstraintEval& e, int row0, const JointFra
     e.lambdaRows |= 7 << row0;
   }
 }
-}  // namespace detail
-
-namespace detail {
 /// The equation of the coordinate constraint (ObjectConnectorCoordinate) `o` with parameters p
 /// (offset, factorValue1, the time function's parameters; extra: m0, m1, active, velocityLevel,
 /// time function type and table length): k1 q1 - q0 - offset(t), or on velocity level

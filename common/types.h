@@ -93,12 +93,13 @@ MBS_HD_INLINE Mat3 Skew(const Vec3& a) {
 /// cosine and sine of a rotation angle x, the one evaluation of every planar rotation (RotZ,
 /// the planar joints' AngleCache), so that all paths see the same values. On the device, CUDA's
 /// sincos. On the host, for |x| <= 1e5, within one unit in the last place (0.86 ulp measured
-/// against long double over 1.4e7 arguments, 4e6 of them next to multiples of pi/4; 6 % of the
-/// results differ from the C library's in the last bit): x reduced by k pi/2 with pi/2 in four parts (Cody and Waite; the first two
-/// of 33 bits, so that their products with k are exact; the last keeps the relative accuracy of
-/// the small results next to multiples of pi/2), the remainder kept as r + dr, and
-/// the minimax polynomials of sin and cos on [-pi/4, pi/4] of Sun's fdlibm with dr's
-/// first-order terms: 89 instructions per call with one data-dependent branch (the quadrant),
+/// against long double over 1.4e7 arguments, 4e6 of them next to the quadrant boundaries and to
+/// multiples of pi/2; 6 % of the results differ from the C library's in the last bit): x reduced
+/// by k pi/2 with pi/2 in four parts (Cody and Waite; the first two of 33 bits, so that their
+/// products with k are exact; the last keeps the relative accuracy of the small results next to
+/// multiples of pi/2), the remainder kept as r + dr, and the minimax polynomials of sin and cos
+/// on [-pi/4, pi/4] of Sun's fdlibm with dr's first-order terms: 89 instructions per call with
+/// one data-dependent branch (the quadrant),
 /// against the library sincos' 122 (callgrind), whose multi-precision paths serve arguments that
 /// rotation angles never reach. Larger |x|, infinities and NaN go to the library.
 /// Out of line on the host, returning the pair in registers: the angle's cosine and sine are on
