@@ -18,9 +18,6 @@
 /// the factorizations and solves to one batched call per phase, with the same arithmetic.
 #pragma once
 
-#include <type_traits>
-#include <utility>
-
 #include "common/constraints.h"
 #include "common/outputs.h"
 
@@ -116,17 +113,6 @@ struct DiagonalSink {
     d[i] += v;
   }
 };
-/// A sink for values that drops them (the probe of HasSolveEach).
-struct ValueSink {
-  MBS_HD void operator()(int, Real) const {}
-};
-/// True for linear-algebra policies with SolveEach(b, x, f): Solve, and f(i, x[i]) for each i
-/// if it returns true.
-template <class LA, class = void>
-struct HasSolveEach : std::false_type {};
-template <class LA>
-struct HasSolveEach<LA, decltype(std::declval<const LA&>().SolveEach(nullptr, nullptr, ValueSink{}), void())>
-    : std::true_type {};
 MBS_HD_INLINE void Swap(Real*& a, Real*& b) {
   Real* t = a;
   a = b;
@@ -164,6 +150,15 @@ MBS_HD_INLINE bool IterationJacobiansAreConstant(const LayoutView& L) {
     }
   }
   return true;
+}
+
+/// Solves la x = b; a policy that can also hand each x[i] to f(i, x[i]) as it is computed, and
+/// so spare the Newton update a store and a load on the iteration's critical path, overloads
+/// this and returns true (DenseLA, cpu/linear_algebra.h). Here: Solve only, false.
+template <class LA, class F>
+MBS_HD_INLINE bool SolveEach(const LA& la, const Real* b, Real* x, F&&) {
+  la.Solve(b, x);
+  return false;
 }
 
 /// Generalized-alpha integrator of one system. `w` must hold the initial state in q, v, y
@@ -297,7 +292,7 @@ class GeneralizedAlpha {
   /// or the initial accelerations.
   MBS_HD void OnSolved() {
     if (phase_ == Phase::newtonSolve) {
-      Update(hStep_);
+      Update();
       NewtonIterationDone();
       return;
     }
@@ -487,8 +482,8 @@ class GeneralizedAlpha {
     Real betaP, gammaP, lambdaFactor, ode1Factor;
     Real nq, nv, nl;
   };
-  MBS_HD Updater MakeUpdater(Real h) const {
-    return Updater{stepBetaP_, stepGammaP_, stepInverseBh2_, 2 / h, 0, 0, 0};
+  MBS_HD Updater MakeUpdater() const {
+    return Updater{stepBetaP_, stepGammaP_, stepInverseBh2_, stepODE1Factor_, 0, 0, 0};
   }
   /// The update by the increment di of ODE2 coordinate i, ODE1 coordinate i, multiplier i.
   MBS_HD_FORCEINLINE void UpdateODE2(Updater& u, int i, Real di) {
@@ -515,8 +510,8 @@ class GeneralizedAlpha {
   }
 
   /// Newton update of the iterate by the increments in w.delta.
-  MBS_HD void Update(Real h) {
-    Updater u = MakeUpdater(h);
+  MBS_HD void Update() {
+    Updater u = MakeUpdater();
     const Real* d = w_.delta;
     MBS_NO_OVERLAP
     for (int i = 0; i < n2_; ++i) UpdateODE2(u, i, d[i]);
@@ -544,16 +539,11 @@ class GeneralizedAlpha {
   /// A Newton iteration's solve and update: where la_'s SolveEach hands the increments over
   /// (DenseLA up to 8 unknowns) the update takes each as it comes, otherwise Solve and Update.
   MBS_HD void SolveAndUpdate() {
-    if constexpr (detail::HasSolveEach<LA>::value) {
-      Updater u = MakeUpdater(hStep_);
-      if (la_.SolveEach(w_.res, w_.delta, UpdateSink{*this, u, n2_, n2_ + n1_}))
-        StoreNorms(u);
-      else
-        Update(hStep_);
-    } else {
-      la_.Solve(w_.res, w_.delta);
-      Update(hStep_);
-    }
+    Updater u = MakeUpdater();
+    if (SolveEach(la_, w_.res, w_.delta, UpdateSink{*this, u, n2_, n2_ + n1_}))
+      StoreNorms(u);
+    else
+      Update();
   }
 
   /// Start of the run: zero initial accelerations and multipliers; true if the initial
@@ -600,6 +590,7 @@ class GeneralizedAlpha {
     stepBetaP_ = (1 - alphaM_) / (h * h * beta_ * (1 - alphaF_));
     stepGammaP_ = gamma_ / (h * beta_);
     stepInverseBh2_ = 1 / (beta_ * h * h);
+    stepODE1Factor_ = 2 / h;
     iterations_ = 0;
     const bool modified = P_.useModifiedNewton;
     fullNewton_ = !modified;
@@ -777,8 +768,8 @@ class GeneralizedAlpha {
   Real t_ = 0, h_ = 0, hMax_ = 0;  ///< time reached, step size, largest step size
   Real hStep_ = 0, t1_ = 0;        ///< size and end time of the current step attempt
   /// The step attempt's Newton factors (BeginStep), for Jacobian and Update: beta' = d a / d delta,
-  /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta
-  Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0;
+  /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta, 2 / h = d y_t / d delta
+  Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0, stepODE1Factor_ = 0;
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
   bool variableForces_ = true;   ///< the variable force list adds something (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change

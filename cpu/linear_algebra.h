@@ -213,6 +213,12 @@ class DenseLA {
   bool diagonal_ = false;
 };
 
+/// DenseLA's overload of SolveEach (common/generalized_alpha.h).
+template <class F>
+MBS_HD_FORCEINLINE bool SolveEach(const DenseLA& la, const Real* b, Real* x, F&& f) {
+  return la.SolveEach(b, x, f);
+}
+
 /// Dense matrix with Eigen's LU factorization (partial pivoting).
 class EigenDenseLA {
  public:
