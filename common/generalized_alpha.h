@@ -31,6 +31,7 @@ enum class SolveStatus : int {
   diverged,           ///< non-finite or exploding solution
   invalid_parameter,  ///< a parameter violates its rule (batch path)
   singular_matrix,    ///< singular iteration matrix that step reduction could not cure
+  budget_exceeded,    ///< the run's step-attempt budget (maxStepAttempts) ran out before endTime
 };
 
 /// Counters and failure information of one solve.
@@ -73,6 +74,7 @@ struct GeneralizedAlphaParameters {
   Real adaptiveStepDecrease = 0.5, adaptiveStepIncrease = 2;
   int adaptiveStepRecoverySteps = 10, adaptiveStepRecoveryIterations = 7;
   Real minimumStepSize = 1e-8;
+  int maxStepAttempts = 2147483647;  ///< accepted + rejected steps before budget_exceeded
   NumDiff numDiff;
 };
 
@@ -241,6 +243,13 @@ class GeneralizedAlpha {
           break;
         case Phase::stepStart:
           if (!(t_ < P_.endTime - 1e-10)) {
+            info_.t = t_;
+            info_.h = h_;
+            phase_ = Phase::finished;
+            return GeneralizedAlphaRequest::finished;
+          }
+          if (info_.steps + info_.rejectedSteps >= P_.maxStepAttempts) {
+            info_.status = SolveStatus::budget_exceeded;
             info_.t = t_;
             info_.h = h_;
             phase_ = Phase::finished;
@@ -664,6 +673,14 @@ class GeneralizedAlpha {
     if (diverged || residualSq_ > 4 * lastSq || fullNewton_) RestartStep();  // contractivity > 2
   }
 
+  /// True if the converged iterate's q, v and a each have a squared norm below
+  /// maximumSolutionNorm (q and v from the last update, a summed here once per step).
+  MBS_HD bool AcceptedStateBounded() const {
+    Real aSq = 0;
+    for (int i = 0; i < n2_; ++i) aSq += w_.a[i] * w_.a[i];
+    return normQSq_ < P_.maximumSolutionNorm && normVSq_ < P_.maximumSolutionNorm && aSq < P_.maximumSolutionNorm;
+  }
+
   /// The step attempt ends with status st (EndStep follows in Advance).
   MBS_HD void StepEnds(SolveStatus st) {
     stepStatus_ = st;
@@ -674,6 +691,17 @@ class GeneralizedAlpha {
   /// the run with a failure status).
   MBS_HD void EndStep(SolveStatus st) {
     phase_ = Phase::stepStart;
+    if (st == SolveStatus::ok && !AcceptedStateBounded()) {
+      // a converged step whose solution is beyond maximumSolutionNorm (a linear system
+      // converges whatever the size of its solution; a mass of 1e-300 kg gives accelerations
+      // of 1e300): mbsweep's addition to the reference's rules, so that such a run is not ok
+      info_.status = SolveStatus::diverged;
+      info_.t = t_;
+      info_.h = hStep_;
+      info_.residual = sqrt(residualSq_);
+      phase_ = Phase::finished;
+      return;
+    }
     if (st == SolveStatus::ok) {
       if (!P_.useNewmark) {
         // A system at rest keeps an algorithmic mode that decays by -alpha_m/(1 - alpha_m) per

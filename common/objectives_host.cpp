@@ -254,4 +254,22 @@ CompiledObjectives BuildObjectivesFromSizes(const ObjectiveSetDescription& d, co
   return out;
 }
 
+std::vector<std::string> SignalCoverageWarnings(const CompiledObjectives& objectives,
+                                                const std::vector<std::string>& names, Real startTime, Real endTime) {
+  std::vector<std::string> warnings;
+  const Real tol = 1e-9 * (std::fabs(endTime - startTime) > 0 ? std::fabs(endTime - startTime) : 1);
+  for (int k = 0; k < objectives.set.count; ++k) {
+    const ObjectiveSpec& o = objectives.set.objective[k];
+    if (o.signalBegin < 0 || o.signalLength <= 0) continue;
+    const Real* times = objectives.signalData.data() + o.signalBegin;
+    const Real first = times[0], last = times[o.signalLength - 1];
+    if (first <= startTime + tol && last >= endTime - tol) continue;
+    warnings.push_back("objective '" + (static_cast<size_t>(k) < names.size() ? names[static_cast<size_t>(k)] : std::to_string(k)) +
+                       "': its measured signal covers t = " + FormatReal(first) + " .. " + FormatReal(last) +
+                       ", the simulation runs t = " + FormatReal(startTime) + " .. " + FormatReal(endTime) +
+                       "; outside its span the signal is held at its first or last value");
+  }
+  return warnings;
+}
+
 }  // namespace mbsweep

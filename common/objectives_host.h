@@ -70,6 +70,13 @@ struct CompiledObjectives {
   const Real* Signal() const { return signalData.empty() ? nullptr : signalData.data(); }
 };
 
+/// Warnings for objectives whose measured signal does not cover the simulated time span
+/// [startTime, endTime] (a relative tolerance of 1e-9 of the span): outside its time range a
+/// signal is held at its first or last value, which the comparison would silently use. One
+/// message per such objective, naming it (`names[k]`, the description's names) and both spans.
+std::vector<std::string> SignalCoverageWarnings(const CompiledObjectives& objectives,
+                                                const std::vector<std::string>& names, Real startTime, Real endTime);
+
 /// Number of values of each sensor's output vector (evaluated on a zero state; sizes depend
 /// only on the structure).
 std::vector<int> SensorOutputSizes(const Layout& layout, const std::vector<Real>& theta);

@@ -24,8 +24,51 @@ const char* SolveStatusName(SolveStatus s) {
     case SolveStatus::diverged: return "diverged";
     case SolveStatus::invalid_parameter: return "invalid_parameter";
     case SolveStatus::singular_matrix: return "singular_matrix";
+    case SolveStatus::budget_exceeded: return "budget_exceeded";
   }
   return "?";
+}
+
+std::string DescribeSolveFailure(const SolveInfo& info, const SimulationSettings& settings, DynamicSolverType solver) {
+  const TimeIntegrationSettings& ti = settings.timeIntegration;
+  const bool implicit = !IsExplicitSolverType(solver);
+  const std::string rejected = info.rejectedSteps == 0   ? ""
+                               : info.rejectedSteps == 1 ? ", 1 rejected step"
+                                                         : ", " + std::to_string(info.rejectedSteps) + " rejected steps";
+  const std::string at = " at t = " + FormatReal(info.t) + " (step size " + FormatReal(info.h) + rejected + ")";
+  const std::string atWithResidual = " at t = " + FormatReal(info.t) + " (step size " + FormatReal(info.h) +
+                                     ", residual " + FormatReal(info.residual) + rejected + ")";
+  switch (info.status) {
+    case SolveStatus::ok: return "";
+    case SolveStatus::newton_failed:
+      return "Newton did not converge within maxIterations = " + std::to_string(ti.newton.maxIterations) +
+             atWithResidual;
+    case SolveStatus::step_too_small:
+      return implicit ? "Newton did not converge and the step size cannot be reduced below minimumStepSize = " +
+                            FormatReal(ti.minimumStepSize) + atWithResidual
+                      : "the step-size control cannot meet the tolerances (absoluteTolerance = " +
+                            FormatReal(ti.absoluteTolerance) + ", relativeTolerance = " + FormatReal(ti.relativeTolerance) +
+                            ") with steps above minimumStepSize = " + FormatReal(ti.minimumStepSize) + at;
+    case SolveStatus::diverged:
+      return "the solution diverged (not finite, or a squared norm of the coordinates, velocities or "
+             "accelerations beyond newton.maximumSolutionNorm = " +
+             FormatReal(ti.newton.maximumSolutionNorm) + ")" + at;
+    case SolveStatus::singular_matrix:
+      return std::string(implicit ? "the iteration matrix is singular" : "the mass matrix is singular") + at;
+    case SolveStatus::budget_exceeded:
+      return "the budget of " + std::to_string(StepAttemptBudget(ti)) +
+             " step attempts (timeIntegration.maxStepAttempts) ran out" + at + " before endTime = " +
+             FormatReal(ti.endTime);
+    case SolveStatus::invalid_parameter: return "a parameter violates its rule";
+  }
+  return "unknown status";
+}
+
+std::string FailureReason(const BatchProblem& p, const BatchResult& r, int i) {
+  const size_t k = static_cast<size_t>(i);
+  if (r.status[k] == SolveStatus::invalid_parameter && k < p.rowErrors.size() && !p.rowErrors[k].empty())
+    return p.rowErrors[k];
+  return DescribeSolveFailure(r.info[k], p.settings, p.solver);
 }
 
 int BatchResult::CountStatus(SolveStatus s) const {

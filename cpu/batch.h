@@ -18,6 +18,10 @@ namespace mbsweep {
 
 /// Printable name of a status ("ok", "newton_failed", ...).
 const char* SolveStatusName(SolveStatus s);
+/// Why a run ended with info.status (not ok), in words, with the time, step size and the
+/// setting that decided it: "Newton did not converge within maxIterations = 25 at t = 0.41
+/// (step size 0.001, residual 0.02)".
+std::string DescribeSolveFailure(const SolveInfo& info, const SimulationSettings& settings, DynamicSolverType solver);
 
 /// Everything a backend needs to evaluate a batch.
 struct BatchProblem {
@@ -76,6 +80,10 @@ struct BatchResult {
   }
   int CountStatus(SolveStatus s) const;
 };
+
+/// Why system i of a batch failed ("" if its status is ok): its row error for
+/// invalid_parameter, DescribeSolveFailure otherwise.
+std::string FailureReason(const BatchProblem& p, const BatchResult& r, int i);
 
 /// A result for problem p from evaluator `backend` with every value NaN and every status ok
 /// (backends fill in what they evaluate).

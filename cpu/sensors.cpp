@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 
+#include "common/output_file.h"
 #include "common/rules.h"
 #include "common/system_runner.h"
 #include "cpu/simulation.h"
@@ -81,6 +81,7 @@ void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
     throw ValidationError("SimulationSettings: timeIntegration.endTime = " + FormatReal(ti.endTime) +
                           " must be greater than timeIntegration.startTime = " + FormatReal(ti.startTime));
   Check("timeIntegration.numberOfSteps", ti.numberOfSteps, Rule::PInt);
+  Check("timeIntegration.maxStepAttempts", ti.maxStepAttempts, Rule::UInt);
   Check("timeIntegration.absoluteTolerance", ti.absoluteTolerance, Rule::UReal);
   Check("timeIntegration.relativeTolerance", ti.relativeTolerance, Rule::UReal);
   Check("timeIntegration.initialStepSize", ti.initialStepSize, Rule::UReal);
@@ -112,8 +113,7 @@ void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
 // --------------------------------------------------------------------------------------
 struct SensorRecorder::Sink {
   bool storeInternal = false;
-  std::FILE* file = nullptr;
-  std::string fileName;
+  OutputFile file;
 };
 
 SensorRecorder::SensorRecorder(const Model& model, const Layout& layout, const SimulationSettings& settings,
@@ -132,35 +132,29 @@ SensorRecorder::SensorRecorder(const Model& model, const Layout& layout, const S
         [&](const auto& s) {
           sink->storeInternal = s.storeInternal;
           if (!s.writeToFile || s.fileName.empty()) return;
-          const std::filesystem::path path(s.fileName);
-          if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-          sink->file = std::fopen(s.fileName.c_str(), "w");
-          if (!sink->file)
-            throw ValidationError("sensor '" + layout.sensorNames[i] + "' (sensor " + std::to_string(i) +
-                                  "): cannot open fileName = '" + s.fileName + "' for writing");
-          sink->fileName = s.fileName;
+          sink->file = OutputFile::Create(s.fileName, "sensor '" + layout.sensorNames[i] + "' (sensor " +
+                                                          std::to_string(i) + "): fileName");
           const SensorKind kind = KindOf(SensorItem(s));
           const char* what[] = {"Node", "Body", "Object", "Marker", "Load"};
           const int target = static_cast<int>(layout.ints[static_cast<size_t>(layout.sensors[i].ints)]);
-          std::fprintf(sink->file, "#mbsweep %s sensor output file\n", solverDescription.c_str());
-          std::fprintf(sink->file, "#measure %s number = %d\n", what[static_cast<int>(kind)], target);
+          OutputFile& f = sink->file;
+          f.Printf("#mbsweep %s sensor output file\n", solverDescription.c_str());
+          f.Printf("#measure %s number = %d\n", what[static_cast<int>(kind)], target);
           if (kind != SensorKind::Load)
-            std::fprintf(sink->file, "#OutputVariableType = %s\n",
-                         OutputVariableTypeName(static_cast<OutputVariableType>(
-                             layout.ints[static_cast<size_t>(layout.sensors[i].ints + 1)])));
-          std::fprintf(sink->file, "#simulation started = %s\n", date);
-          std::fprintf(sink->file,
-                       "#columns contain: time, comma separated sensor values (e.g, x,y,z position coordinates)\n");
-          sink->fileName = s.fileName;
+            f.Printf("#OutputVariableType = %s\n", OutputVariableTypeName(static_cast<OutputVariableType>(
+                                                        layout.ints[static_cast<size_t>(layout.sensors[i].ints + 1)])));
+          f.Printf("#simulation started = %s\n", date);
+          f.Write("#columns contain: time, comma separated sensor values (e.g, x,y,z position coordinates)\n");
         },
         sensors[i]);
     sinks_.push_back(std::move(sink));
   }
 }
 
-SensorRecorder::~SensorRecorder() {
-  for (auto& s : sinks_)
-    if (s->file) std::fclose(s->file);
+SensorRecorder::~SensorRecorder() = default;
+
+void SensorRecorder::Close() {
+  for (auto& s : sinks_) s->file.Close();
 }
 
 void SensorRecorder::Record(const LayoutView& L, const Real* theta, const SystemState& s) {
@@ -174,13 +168,12 @@ void SensorRecorder::Record(const LayoutView& L, const Real* theta, const System
       SensorOutput(L, theta, sv, i, vals.data(), n);
     }
     Sink& sink = *sinks_[static_cast<size_t>(i)];
-    if (sink.file) {
-      if (last[static_cast<size_t>(i)].empty()) {  // first row: finish the header with the value count
-        std::fprintf(sink.file, "#number of sensor values = %d\n#mbsweep version = 0.1.0\n#\n", n);
-      }
-      std::fprintf(sink.file, "%.*g", precision_, s.t);
-      for (Real x : vals) std::fprintf(sink.file, ",%.*g", precision_, x);
-      std::fputc('\n', sink.file);
+    if (sink.file.IsOpen()) {
+      if (last[static_cast<size_t>(i)].empty())  // first row: finish the header with the value count
+        sink.file.Printf("#number of sensor values = %d\n#mbsweep version = 0.1.0\n#\n", n);
+      sink.file.Printf("%.*g", precision_, s.t);
+      for (Real x : vals) sink.file.Printf(",%.*g", precision_, x);
+      sink.file.Write("\n");
     }
     if (sink.storeInternal) {
       std::vector<Real> row;
@@ -207,7 +200,7 @@ void SensorRecorder::Step(const LayoutView& L, const Real* theta, const SystemSt
   }
   if (final)
     for (auto& sink : sinks_)
-      if (sink->file) std::fflush(sink->file);
+      if (sink->file.IsOpen()) sink->file.Flush();
 }
 
 // --------------------------------------------------------------------------------------
@@ -242,6 +235,7 @@ void Simulation::SolveDynamic(const SimulationSettings& settings, DynamicSolverT
   SensorRecorder rec(model_, layout_, settings, implicit ? "implicit second order time integration" : "explicit time integration");
   if (implicit) SolveImplicit(layout_, theta_.data(), settings, solverType, state_, stats_, &rec);
   else SolveExplicit(layout_.View(), theta_.data(), settings, solverType, state_, stats_, &rec, layout_.nodeNames);
+  rec.Close();
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);
 }
@@ -253,6 +247,7 @@ void Simulation::SolveStatic(const SimulationSettings& settings) {
   CheckRedundantConstraints(layout_, theta_.data(), state_);
   SensorRecorder rec(model_, layout_, settings, "static solver");
   SolveStaticSystem(layout_.View(), theta_.data(), settings, state_, stats_, &rec);
+  rec.Close();
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);
 }

@@ -51,6 +51,9 @@ class SensorRecorder {
   void Start(const LayoutView& L, const Real* theta, const SystemState& s);
   /// Records after an accepted step if the write period is due, or if final.
   void Step(const LayoutView& L, const Real* theta, const SystemState& s, bool final);
+  /// Closes the sensor files, checked (IoError naming the file and the reason); a recorder
+  /// destroyed without Close (a solver error on its way) closes them unchecked.
+  void Close();
   /// True if Step at time t will record (the write period is due, or final).
   bool Due(Real t, bool final) const { return schedule_.Due(t, final); }
   /// Stored rows [t, values...] per sensor (storeInternal sensors only).

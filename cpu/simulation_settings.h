@@ -74,10 +74,23 @@ struct TimeIntegrationSettings {
   Real stepSizeSafety = 0.9;
   bool reuseConstantMassMatrix = true;
   int verboseMode = 0;
+  /// mbsweep's addition: the most step attempts (accepted and rejected steps) one run may
+  /// take; a run that needs more ends with status budget_exceeded (in a batch: that system
+  /// only), so that one sample cannot stall a study. 0: automatic, StepAttemptBudget().
+  int maxStepAttempts = 0;
   NewtonSettings newton;
   GeneralizedAlphaSettings generalizedAlpha;
   ExplicitIntegrationSettings explicitIntegration;
 };
+
+/// The step-attempt budget of a run: maxStepAttempts, or where it is 0,
+/// min(1000 numberOfSteps + 100000, 2^31 - 1): three orders of magnitude of step reductions
+/// beyond the planned steps.
+inline int StepAttemptBudget(const TimeIntegrationSettings& ti) {
+  if (ti.maxStepAttempts > 0) return ti.maxStepAttempts;
+  const double automatic = 1000.0 * ti.numberOfSteps + 100000.0;
+  return automatic < 2147483647.0 ? static_cast<int>(automatic) : 2147483647;
+}
 
 struct StaticSolverSettings {
   int numberOfLoadSteps = 1;

@@ -6,6 +6,7 @@
 #include "common/generalized_alpha.h"
 #include "common/system_runner.h"
 #include "common/rules.h"
+#include "cpu/batch.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
 #include "cpu/solver_internal.h"
@@ -54,6 +55,7 @@ GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings
   p.adaptiveStepRecoverySteps = ti.adaptiveStepRecoverySteps;
   p.adaptiveStepRecoveryIterations = ti.adaptiveStepRecoveryIterations;
   p.minimumStepSize = ti.minimumStepSize;
+  p.maxStepAttempts = StepAttemptBudget(ti);
   p.numDiff = NumDiff{ti.newton.numericalDifferentiation.relativeEpsilon,
                       ti.newton.numericalDifferentiation.minimumCoordinateSize};
   return p;
@@ -148,15 +150,8 @@ void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSett
   stats.newtonIterations = info.newtonIterations;
   stats.jacobianUpdates = info.jacobianUpdates;
   stats.rhsEvaluations = info.rhsEvaluations;
-  if (info.status != SolveStatus::ok) {
-    const char* what = info.status == SolveStatus::singular_matrix ? "the iteration matrix is singular"
-                       : info.status == SolveStatus::diverged      ? "the solution diverged"
-                       : info.status == SolveStatus::step_too_small
-                           ? "Newton did not converge and the step size cannot be reduced below minimumStepSize"
-                           : "Newton did not converge";
-    throw SolverError(std::string(DynamicSolverTypeName(type)) + ": " + what + " at t = " + FormatReal(info.t) +
-                      " (step size " + FormatReal(info.h) + ", residual " + FormatReal(info.residual) + ")");
-  }
+  if (info.status != SolveStatus::ok)
+    throw SolverError(std::string(DynamicSolverTypeName(type)) + ": " + DescribeSolveFailure(info, settings, type));
 }
 
 }  // namespace mbsweep

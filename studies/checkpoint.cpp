@@ -1,12 +1,11 @@
 #include "studies/checkpoint.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "common/output_file.h"
 #include "common/rules.h"
 
 namespace mbsweep {
@@ -87,23 +86,13 @@ std::uint64_t SizeOrZero(const std::string& path) {
   return ec ? 0 : static_cast<std::uint64_t>(z);
 }
 
-void CreateParent(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  if (parent.empty()) return;
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec)
-    throw std::runtime_error("checkpoint manifest '" + path + "': cannot create directory '" + parent.string() +
-                             "': " + ec.message());
-}
-
 void Truncate(const std::string& path, std::uint64_t size, const std::string& manifest) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return;
   fs::resize_file(path, size, ec);
   if (ec)
-    throw std::runtime_error("checkpoint manifest '" + manifest + "': cannot truncate output file '" + path +
-                             "' to " + std::to_string(size) + " bytes: " + ec.message());
+    throw IoError("checkpoint manifest '" + manifest + "': cannot truncate output file '" + path + "' to " +
+                  std::to_string(size) + " bytes: " + ec.message());
 }
 
 std::string Quote(const std::string& s) { return "'" + Escape(s) + "'"; }
@@ -116,13 +105,47 @@ std::string JoinQuoted(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::string DescribeFingerprintChange(const std::string& recorded, const std::string& now) {
+  // each line "key=value"; texts of another form are named whole
+  bool keyed = true;
+  auto entries = [&keyed](const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> e;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      const std::size_t eq = line.find('=');
+      keyed = keyed && eq != std::string::npos;
+      if (eq != std::string::npos) e.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+    }
+    return e;
+  };
+  const auto before = entries(recorded), after = entries(now);
+  if (!keyed) return "fingerprint recorded " + Quote(recorded) + ", now " + Quote(now);
+  auto find = [](const std::vector<std::pair<std::string, std::string>>& e, const std::string& key) -> const std::string* {
+    for (const auto& [k, v] : e)
+      if (k == key) return &v;
+    return nullptr;
+  };
+  std::string changes;
+  auto add = [&](const std::string& key, const std::string* from, const std::string* to) {
+    changes += (changes.empty() ? "" : "; ") + key + " " + (from ? Quote(*from) : "(none)") + " -> " +
+               (to ? Quote(*to) : "(none)");
+  };
+  for (const auto& [k, v] : before) {
+    const std::string* w = find(after, k);
+    if (!w || *w != v) add(k, &v, w);
+  }
+  for (const auto& [k, v] : after)
+    if (!find(before, k)) add(k, nullptr, &v);
+  return changes.empty() ? "fingerprint recorded " + Quote(recorded) + ", now " + Quote(now) : changes;
+}
+
 ChunkManifest ChunkManifest::Open(const std::string& path, const std::string& fingerprint,
                                   const std::vector<std::string>& outputFiles, bool resume) {
   ChunkManifest m;
   m.path_ = path;
   m.fingerprint_ = fingerprint;
   m.outputs_ = outputFiles;
-  CreateParent(path);
+  CreateDirectories(fs::path(path).parent_path().string(), "checkpoint manifest folder");
 
   if (resume && fs::exists(path)) {
     std::ifstream in(path, std::ios::binary);
@@ -145,9 +168,8 @@ ChunkManifest ChunkManifest::Open(const std::string& path, const std::string& fi
                             " output lines); delete it or run without resume");
     const std::string recorded = Unescape(lines[1].substr(12));
     if (recorded != fingerprint)
-      throw ValidationError("checkpoint manifest '" + path +
-                            "': the study changed since the checkpoint: fingerprint recorded " + Quote(recorded) +
-                            ", now " + Quote(fingerprint) +
+      throw ValidationError("checkpoint manifest '" + path + "': the study changed since the checkpoint: " +
+                            DescribeFingerprintChange(recorded, fingerprint) +
                             "; resume requires the same study (run without resume to start again)");
     std::vector<std::string> recordedOutputs;
     std::size_t li = 2;
@@ -180,38 +202,21 @@ ChunkManifest ChunkManifest::Open(const std::string& path, const std::string& fi
   text += "fingerprint " + Escape(fingerprint) + "\n";
   for (const auto& o : outputFiles) text += "output " + Escape(o) + "\n";
   for (std::size_t k = 0; k < m.sizes_.size(); ++k) text += ChunkLine(k, m.sizes_[k]);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out)
-      throw std::runtime_error("checkpoint manifest '" + path + "': cannot write '" + tmp + "' (" +
-                            std::strerror(errno) + ")");
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec)
-    throw std::runtime_error("checkpoint manifest '" + path + "': cannot rename '" + tmp + "': " + ec.message());
-
-  m.file_.reset(std::fopen(path.c_str(), "ab"));
-  if (!m.file_)
-    throw std::runtime_error("checkpoint manifest '" + path + "': cannot open the file for appending (" +
-                             std::strerror(errno) + ")");
+  WriteFileAtomic(path, text, "checkpoint manifest");
+  m.file_ = OutputFile::Append(path, "checkpoint manifest");
   return m;
 }
 
 void ChunkManifest::MarkCompleted(std::uint64_t chunkIndex) {
-  if (!file_) throw std::logic_error("checkpoint manifest '" + path_ + "': not open");
+  if (!file_.IsOpen()) throw std::logic_error("checkpoint manifest '" + path_ + "': not open");
   if (chunkIndex != CompletedChunks())
     throw ValidationError("checkpoint manifest '" + path_ + "': chunk " + std::to_string(chunkIndex) +
                           " marked completed, but the next chunk is " + std::to_string(CompletedChunks()) +
                           "; chunks must be completed in order");
   std::vector<std::uint64_t> sizes(outputs_.size());
   for (std::size_t i = 0; i < outputs_.size(); ++i) sizes[i] = SizeOrZero(outputs_[i]);
-  const std::string line = ChunkLine(chunkIndex, sizes);
-  if (std::fwrite(line.data(), 1, line.size(), file_.get()) != line.size() || std::fflush(file_.get()) != 0)
-    throw std::runtime_error("checkpoint manifest '" + path_ + "': write error (" + std::strerror(errno) + ")");
+  file_.Write(ChunkLine(chunkIndex, sizes));
+  file_.Flush();
   sizes_.push_back(std::move(sizes));
 }
 

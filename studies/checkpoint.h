@@ -18,7 +18,7 @@
 ///   fingerprint <text, escaped: \\ \n \r>
 ///   output <path, escaped>                       (one line per output file, in order)
 ///   chunk <k> <size_1> ... <size_n> <checksum>   (one line per completed chunk, appended)
-/// The header is written atomically (temporary file + rename); a chunk line is appended and
+/// The header is written atomically (temporary file synced, then renamed); a chunk line is appended and
 /// flushed, and its checksum (FNV-1a 64 of the text before it, 16 hex digits) lets a torn last
 /// line be recognised and ignored. The sizes are byte sizes of the output files after chunk k.
 /// The files survive a killed process; no fsync is done, so a power loss may lose the tail.
@@ -26,10 +26,10 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
+
+#include "common/output_file.h"
 
 namespace mbsweep {
 
@@ -54,7 +54,8 @@ class ChunkManifest {
   ///    partly written chunk) and the manifest is rewritten with just those chunks. If none
   ///    remains, the outputs are truncated to 0 bytes as for a fresh run.
   /// Creates missing parent directories. Throws ValidationError for an unreadable or
-  /// malformed manifest header, std::runtime_error for a file that cannot be written.
+  /// malformed manifest header, IoError (naming the file and the reason) for a file that
+  /// cannot be written.
   static ChunkManifest Open(const std::string& path, const std::string& fingerprint,
                             const std::vector<std::string>& outputFiles, bool resume);
 
@@ -69,8 +70,8 @@ class ChunkManifest {
 
   /// Records chunk `chunkIndex` as completed with the current byte sizes of the output files
   /// (the caller has flushed them). Chunks must be marked in order: chunkIndex ==
-  /// CompletedChunks(), otherwise ValidationError. Throws std::runtime_error naming the
-  /// manifest if the line cannot be written, std::logic_error if the manifest is not open.
+  /// CompletedChunks(), otherwise ValidationError. Throws IoError naming the manifest and the
+  /// reason if the line cannot be written, std::logic_error if the manifest is not open.
   void MarkCompleted(std::uint64_t chunkIndex);
 
   /// Byte size of output file `output` recorded after chunk `chunk` (std::out_of_range if
@@ -80,24 +81,23 @@ class ChunkManifest {
   const std::string& Path() const { return path_; }
   const std::string& Fingerprint() const { return fingerprint_; }
   const std::vector<std::string>& OutputFiles() const { return outputs_; }
-  bool IsOpen() const { return file_ != nullptr; }
-  /// Closes the manifest file (the file stays; it is also closed by the destructor).
-  void Close() { file_.reset(); }
+  bool IsOpen() const { return file_.IsOpen(); }
+  /// Closes the manifest file, checked (the file stays; it is also closed by the destructor).
+  void Close() { file_.Close(); }
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* f) const {
-      if (f) std::fclose(f);
-    }
-  };
-
   std::string path_;
   std::string fingerprint_;
   std::vector<std::string> outputs_;
   std::vector<std::vector<std::uint64_t>> sizes_;  ///< sizes_[chunk][output]
   std::uint64_t resumedChunks_ = 0;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  OutputFile file_;
 };
+
+/// What differs between two fingerprints, for the refusal of a resume: fingerprints are lines
+/// "key=value"; the result lists each changed key as "key 'old' -> 'new'" ("(none)" for a
+/// key on one side only), joined by "; ".
+std::string DescribeFingerprintChange(const std::string& recorded, const std::string& now);
 
 /// FNV-1a 64-bit hash of `text` (the manifest's line checksum; also handy to put a long
 /// description, e.g. a model file, into a fingerprint).

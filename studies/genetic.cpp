@@ -132,7 +132,7 @@ std::string GeneticFingerprint(const std::vector<GeneticParameter>& parameters, 
        (o.randomizerInitialization ? std::to_string(*o.randomizerInitialization) : std::string("None"));
   s += "\nresultsFile=" + o.resultsFile;
   s += "\nprocessingMode=" + o.processingMode;
-  s += "\nuser=" + o.fingerprint;
+  if (!o.fingerprint.empty()) s += "\n" + o.fingerprint;
   return s;
 }
 

@@ -142,14 +142,15 @@ struct GeneticOptions {
   /// Continue a killed run from `<resultsFile>.manifest` by deterministic replay. Requires
   /// resultsFile and randomizerInitialization (ValidationError otherwise). The checkpoint's
   /// fingerprint (parameters, options except numberOfGenerations, seed, stream, resultsFile,
-  /// processingMode, `fingerprint`) must equal this run's (ValidationError naming both otherwise); a
+  /// processingMode, `fingerprint`) must equal this run's (ValidationError naming what changed otherwise); a
   /// regenerated individual that differs from the stored one gives ValidationError "the
   /// study changed since the checkpoint". Without a manifest the run starts afresh. As
   /// numberOfGenerations is not part of the fingerprint, a finished run can be continued with
   /// more generations (the result equals a run with that many generations).
   bool resume = false;
   /// Extra description of the setup the values depend on (model hash, objective, solver
-  /// settings...), part of the checkpoint fingerprint.
+  /// settings...) as lines "key=value", part of the checkpoint fingerprint (a refused resume
+  /// names the keys that changed).
   std::string fingerprint;
 };
 

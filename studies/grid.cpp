@@ -252,13 +252,21 @@ ParameterGrid::ParameterGrid(std::vector<ParameterRange> ranges, bool useLogSpac
       } else {
         axis = Linspace(r.begin.value, r.end.value, n);
       }
-      // Exudyn: int type if begin and end are ints and (end-begin+1)/n is integral.
+      // Exudyn: int type if begin and end are ints and (end-begin+1)/n is integral (Python
+      // divides the exact integers; up to 2^64, exact in a long double's 64-bit mantissa)
       if (r.begin.isInt && r.end.isInt) {
-        const double step = static_cast<double>(r.end.intValue - r.begin.intValue + 1) / r.count;
+        const long double span = static_cast<long double>(r.end.intValue) - static_cast<long double>(r.begin.intValue) + 1;
+        const double step = static_cast<double>(span / static_cast<long double>(r.count));
         isInt_[k] = step == std::trunc(step);
       }
       if (isInt_[k])
-        for (double& v : axis) v = std::trunc(v);  // Python int() truncates toward zero
+        for (double& v : axis) {
+          v = std::trunc(v);  // Python int() truncates toward zero
+          // the results files print int values as int64: a value beyond would print another number
+          if (!(v >= -0x1p63 && v < 0x1p63))
+            Violation(r.name, "end", PyStr(r.end),
+                      "the int64 range of int-type grid values, [-2^63, 2^63) (the grid reaches " + PyStr(v) + ")");
+        }
     } else {
       if (r.values.empty())
         Violation(r.name, "list size", "0", RuleText(Rule::PInt) + "; an empty list gives no grid points");

@@ -30,7 +30,7 @@ std::string VariationFingerprint(const ParameterGrid& grid, const ParameterVaria
   s += "\nprocessingMode=" + o.processingMode;
   s += "\nresultsFile=" + o.resultsFile;
   for (const auto& f : o.checkpointFiles) s += "\ncheckpointFile=" + f;
-  s += "\nuser=" + o.fingerprint;
+  if (!o.fingerprint.empty()) s += "\n" + o.fingerprint;
   return s;
 }
 

@@ -65,11 +65,12 @@ struct ParameterVariationOptions {
   /// Continue a killed run from `<resultsFile>.manifest` (requires resultsFile; ValidationError
   /// otherwise). The manifest's fingerprint (ranges, useLogSpace, chunkSize, processingMode,
   /// addComputationIndex, resultsFile, checkpointFiles, `fingerprint`) must equal this run's
-  /// (ValidationError naming both otherwise). Without a manifest (or none of its chunks
+  /// (ValidationError naming what changed otherwise). Without a manifest (or none of its chunks
   /// complete) the run starts afresh. false: any manifest is replaced and the run starts afresh.
   bool resume = false;
   /// Extra description of the setup the values depend on (model hash, objective, solver
-  /// settings...), part of the checkpoint fingerprint: resuming with a different text fails.
+  /// settings...) as lines "key=value", part of the checkpoint fingerprint (a refused resume
+  /// names the keys that changed): resuming with a different text fails.
   std::string fingerprint;
   /// Further output files that onChunk appends to and flushes (e.g. a CSV with every
   /// objective of each point), guarded by the manifest like the results file: on a fresh start (no resume, or

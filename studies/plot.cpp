@@ -12,6 +12,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "common/output_file.h"
 #include "common/rules.h"
 
 namespace mbsweep {
@@ -478,11 +479,7 @@ std::vector<unsigned char> EncodePng(const Image& image) {
 
 void WritePng(const std::string& path, const Image& image) {
   const std::vector<unsigned char> bytes = EncodePng(image);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error("cannot open plot file '" + path + "' for writing");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) throw std::runtime_error("error writing plot file '" + path + "'");
+  WriteFileAtomic(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "plot file");
 }
 
 // ---------------------------------------------------------------- ticks, numbers, colours

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -20,30 +21,6 @@ namespace {
 constexpr const char* kLine2 = "#results stored columnwise for every parameter and individual";
 constexpr const char* kRangesLine =
     "#parameter ranges [format: (begin, end, numberOfVariations) or list, parameters separated with \";\"]:";
-
-void CreateParentDirectories(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (parent.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(parent, ec);
-  if (ec)
-    throw ValidationError("results file '" + path + "': cannot create directory '" + parent.string() +
-                          "': " + ec.message());
-}
-
-std::unique_ptr<std::ofstream> OpenOut(const std::string& path, std::ios::openmode mode, const char* what) {
-  auto out = std::make_unique<std::ofstream>(path, mode);
-  if (!*out)
-    throw std::runtime_error(std::string(what) + " '" + path + "': cannot open the file for writing (" +
-                             std::strerror(errno) + ")");
-  return out;
-}
-
-void WriteAndFlush(std::ofstream& out, const std::string& text, const std::string& path) {
-  out << text;
-  out.flush();
-  if (!out) throw std::runtime_error("results file '" + path + "': write error");
-}
 
 }  // namespace
 
@@ -142,11 +119,10 @@ ResultsRow MakeGridRow(const ParameterGrid& grid, std::uint64_t flat, const Resu
 // ----------------------------------------------------------------------------------------
 
 ResultsFileWriter ResultsFileWriter::Create(const std::string& path, const ResultsFileHeader& header) {
-  CreateParentDirectories(path);
   ResultsFileWriter w;
-  w.path_ = path;
-  w.out_ = OpenOut(path, std::ios::out | std::ios::trunc | std::ios::binary, "results file");
-  WriteAndFlush(*w.out_, FormatResultsHeader(header), path);
+  w.out_ = OutputFile::Create(path, "results file");
+  w.out_.Write(FormatResultsHeader(header));
+  w.out_.Flush();
   return w;
 }
 
@@ -154,24 +130,20 @@ ResultsFileWriter ResultsFileWriter::OpenAppend(const std::string& path) {
   if (!std::filesystem::exists(path))
     throw ValidationError("results file '" + path + "': does not exist (cannot append)");
   ResultsFileWriter w;
-  w.path_ = path;
-  w.out_ = OpenOut(path, std::ios::out | std::ios::app | std::ios::binary, "results file");
+  w.out_ = OutputFile::Append(path, "results file");
   return w;
 }
 
 void ResultsFileWriter::Append(const std::vector<ResultsRow>& rows) {
-  if (!out_) throw std::runtime_error("results file '" + path_ + "': not open");
   std::string text;
   for (const auto& r : rows) text += FormatResultsRow(r);
-  WriteAndFlush(*out_, text, path_);
+  out_.Write(text);
+  out_.Flush();
 }
 
 void ResultsFileWriter::Append(const ResultsRow& row) { Append(std::vector<ResultsRow>{row}); }
 
-void ResultsFileWriter::Close() {
-  if (out_) out_->close();
-  out_.reset();
-}
+void ResultsFileWriter::Close() { out_.Close(); }
 
 // ----------------------------------------------------------------------------------------
 // Reader
@@ -369,48 +341,46 @@ std::string CsvField(const std::string& s) {
 
 CsvResultsWriter CsvResultsWriter::Create(const std::string& path, const std::vector<std::string>& parameterNames,
                                           const std::vector<std::string>& objectiveNames) {
-  CreateParentDirectories(path);
   CsvResultsWriter w;
-  w.path_ = path;
   w.nParameters_ = parameterNames.size();
   w.nObjectives_ = objectiveNames.size();
-  w.out_ = OpenOut(path, std::ios::out | std::ios::trunc | std::ios::binary, "CSV results file");
+  w.out_ = OutputFile::Create(path, "CSV results file");
   std::string h = "computationIndex";
   for (const auto& n : parameterNames) h += "," + CsvField(n);
   for (const auto& n : objectiveNames) h += "," + CsvField(n);
-  h += ",status\n";
-  WriteAndFlush(*w.out_, h, path);
+  h += ",status,reason\n";
+  w.out_.Write(h);
+  w.out_.Flush();
   return w;
 }
 
 CsvResultsWriter CsvResultsWriter::OpenAppend(const std::string& path, const std::vector<std::string>& parameterNames,
                                               const std::vector<std::string>& objectiveNames) {
   CsvResultsWriter w;
-  w.path_ = path;
   w.nParameters_ = parameterNames.size();
   w.nObjectives_ = objectiveNames.size();
-  w.out_ = OpenOut(path, std::ios::out | std::ios::app | std::ios::binary, "CSV results file");
+  w.out_ = OutputFile::Append(path, "CSV results file");
   return w;
 }
 
 std::string CsvResultsWriter::FormatRow(const Row& row) const {
   if (row.parameters.size() != nParameters_ || row.objectives.size() != nObjectives_)
-    throw ValidationError("CSV results file '" + path_ + "': row " + std::to_string(row.computationIndex) + " has " +
+    throw ValidationError("CSV results file '" + Path() + "': row " + std::to_string(row.computationIndex) + " has " +
                           std::to_string(row.parameters.size()) + " parameters and " +
                           std::to_string(row.objectives.size()) + " objectives; the header has " +
                           std::to_string(nParameters_) + " and " + std::to_string(nObjectives_));
   std::string s = std::to_string(row.computationIndex);
   for (const auto& p : row.parameters) s += "," + PyStr(p);
   for (double o : row.objectives) s += "," + PyStr(o);
-  s += "," + CsvField(row.status) + "\n";
+  s += "," + CsvField(row.status) + "," + CsvField(row.reason) + "\n";
   return s;
 }
 
 void CsvResultsWriter::Append(const std::vector<Row>& rows) {
-  if (!out_) throw std::runtime_error("CSV results file '" + path_ + "': not open");
   std::string text;
   for (const auto& r : rows) text += FormatRow(r);
-  WriteAndFlush(*out_, text, path_);
+  out_.Write(text);
+  out_.Flush();
 }
 
 void CsvResultsWriter::Append(const Row& row) { Append(std::vector<Row>{row}); }

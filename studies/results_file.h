@@ -21,12 +21,11 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/output_file.h"
 #include "studies/grid.h"
 
 namespace mbsweep {
@@ -85,8 +84,8 @@ ResultsRow MakeGridRow(const ParameterGrid& grid, std::uint64_t flat, const Resu
 /// Writes results files; every Append writes its lines and flushes the file.
 class ResultsFileWriter {
  public:
-  /// Creates missing parent directories, truncates the file and writes the header
-  /// (std::runtime_error naming the path if it cannot be opened).
+  /// Creates missing parent directories, truncates the file and writes the header (IoError
+  /// naming the path and the reason if it cannot be written).
   static ResultsFileWriter Create(const std::string& path, const ResultsFileHeader& header);
   /// Opens an existing file for appending rows (e.g. to resume a study); no header is written.
   static ResultsFileWriter OpenAppend(const std::string& path);
@@ -95,16 +94,16 @@ class ResultsFileWriter {
   ResultsFileWriter(ResultsFileWriter&&) noexcept = default;
   ResultsFileWriter& operator=(ResultsFileWriter&&) noexcept = default;
 
-  /// Appends the rows and flushes; throws std::runtime_error naming the path on a write error.
+  /// Appends the rows and flushes; IoError naming the path and the reason on a write error.
   void Append(const std::vector<ResultsRow>& rows);
   void Append(const ResultsRow& row);
-  const std::string& Path() const { return path_; }
-  bool IsOpen() const { return out_ != nullptr; }
+  const std::string& Path() const { return out_.Path(); }
+  bool IsOpen() const { return out_.IsOpen(); }
+  /// Closes the file, checked (IoError).
   void Close();
 
  private:
-  std::string path_;
-  std::unique_ptr<std::ofstream> out_;
+  OutputFile out_;
 };
 
 /// Parsed contents of a results file.
@@ -124,8 +123,8 @@ ResultsFileContents ParseResultsText(const std::string& text, const std::string&
 /// The parameter ranges of a header parsed back (ParseParameterRange per name).
 std::vector<ParameterRange> RangesFromHeader(const ResultsFileHeader& header);
 
-/// Plain CSV results: header "computationIndex,<param1>,...,<objective1>,...,status", one line
-/// per evaluation, numbers as Python's str() (ints for int-type parameters), fields containing
+/// Plain CSV results: header "computationIndex,<param1>,...,<objective1>,...,status,reason", one
+/// line per evaluation (reason: why a system failed, empty for ok), numbers as Python's str() (ints for int-type parameters), fields containing
 /// ',', '"' or a line break quoted. Parent directories are created; each Append flushes.
 class CsvResultsWriter {
  public:
@@ -134,6 +133,7 @@ class CsvResultsWriter {
     std::vector<PyNumber> parameters;
     std::vector<double> objectives;
     std::string status = "ok";
+    std::string reason;  ///< why the system failed ("" for ok)
   };
 
   static CsvResultsWriter Create(const std::string& path, const std::vector<std::string>& parameterNames,
@@ -145,17 +145,19 @@ class CsvResultsWriter {
   CsvResultsWriter(CsvResultsWriter&&) noexcept = default;
   CsvResultsWriter& operator=(CsvResultsWriter&&) noexcept = default;
 
-  /// Appends and flushes; ValidationError if a row has the wrong number of values.
+  /// Appends and flushes; ValidationError if a row has the wrong number of values, IoError
+  /// naming the path and the reason on a write error.
   void Append(const std::vector<Row>& rows);
   void Append(const Row& row);
   /// One CSV line (with '\n') without writing it.
   std::string FormatRow(const Row& row) const;
-  const std::string& Path() const { return path_; }
+  const std::string& Path() const { return out_.Path(); }
+  /// Closes the file, checked (IoError).
+  void Close() { out_.Close(); }
 
  private:
-  std::string path_;
   std::size_t nParameters_ = 0, nObjectives_ = 0;
-  std::unique_ptr<std::ofstream> out_;
+  OutputFile out_;
 };
 
 /// A CSV field, quoted (with "" for ") if it contains ',', '"', '\n' or '\r'.

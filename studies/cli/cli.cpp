@@ -4,7 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <exception>
 #include <new>
 
@@ -17,6 +22,46 @@
 namespace mbsweep::cli {
 
 namespace {
+
+/// Reads a whole number strictly into `v`: decimal digits, or scientific notation that is an
+/// exact integer (1e12). Returns "" or what is wrong (never clamps an out-of-range value).
+std::string ParseWholeNumber(const std::string& text, std::uint64_t min, std::uint64_t& v) {
+  const char* b = text.data();
+  const char* e = b + text.size();
+  const auto [p, ec] = std::from_chars(b, e, v);
+  if (ec == std::errc::result_out_of_range) return "'" + text + "' is beyond 18446744073709551615 (2^64-1)";
+  if (ec != std::errc() || p != e) {
+    char* end = nullptr;
+    const long double x = std::strtold(text.c_str(), &end);
+    if (text.empty() || end != e || !std::isfinite(x) || x != std::floor(x))
+      return "'" + text + "' is not a whole number";
+    if (x < 0) return "'" + text + "' must be >= " + std::to_string(min);
+    if (x >= 18446744073709551616.0L) return "'" + text + "' is beyond 18446744073709551615 (2^64-1)";
+    v = static_cast<std::uint64_t>(x);
+  }
+  if (v < min) return "'" + text + "' must be >= " + std::to_string(min);
+  return "";
+}
+
+/// A whole-number option read strictly (ParseWholeNumber), handed to `set` once parsed.
+CLI::Option* AddWholeNumber(CLI::App* c, const std::string& name, std::function<void(std::uint64_t)> set,
+                            const std::string& help, std::uint64_t min) {
+  return c
+      ->add_option_function<std::string>(
+          name,
+          [set, min](const std::string& text) {
+            std::uint64_t v = 0;
+            ParseWholeNumber(text, min, v);
+            set(v);
+          },
+          help)
+      ->check(CLI::Validator(
+          [min](std::string& text) {
+            std::uint64_t v = 0;
+            return ParseWholeNumber(text, min, v);
+          },
+          "UINT"));
+}
 
 void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
   c->add_option("study", o.study, "model and study file (YAML)")->required()->check(CLI::ExistingFile);
@@ -46,14 +91,16 @@ int RunCli(const std::vector<std::string>& args) {
 
   CLI::App* sweep = app.add_subcommand("sweep", "ParameterVariation grid or sampling design (study.type ParameterVariation | Sampling)");
   AddStudyOptions(sweep, o, true);
-  sweep->add_option("--chunk", o.chunk, "systems per batch (default: study.chunkSize)")->check(CLI::PositiveNumber);
-  sweep->add_option("--count,-n", o.count, "sampling: number of points (overrides study.count)")->check(CLI::PositiveNumber);
-  sweep->add_option("--seed", o.seed, "sampling seed (overrides study.seed)");
+  auto set = [](std::uint64_t& target) { return [&target](std::uint64_t v) { target = v; }; };
+  auto setSeed = [&o](std::uint64_t v) { o.seed = v; };
+  AddWholeNumber(sweep, "--chunk", set(o.chunk), "systems per batch (default: study.chunkSize)", 1);
+  AddWholeNumber(sweep, "--count,-n", set(o.count), "sampling: number of points (overrides study.count)", 1);
+  AddWholeNumber(sweep, "--seed", setSeed, "sampling seed, 0 .. 2^64-1 (overrides study.seed)", 0);
   sweep->add_flag("--resume", o.resume, "continue a killed run in the same --out folder without recomputing finished chunks");
 
   CLI::App* optimize = app.add_subcommand("optimize", "GeneticOptimization (study.type GeneticOptimization), one batch per generation");
   AddStudyOptions(optimize, o, true);
-  optimize->add_option("--seed", o.seed, "randomizerInitialization (overrides the study's)");
+  AddWholeNumber(optimize, "--seed", setSeed, "randomizerInitialization, 0 .. 2^32-1 (overrides the study's)", 0);
   optimize->add_flag("--resume", o.resume, "continue a killed run; gives the same result as an uninterrupted one");
 
   CLI::App* sensitivity = app.add_subcommand("sensitivity", "ComputeSensitivities (study.type Sensitivity), all evaluations in one batch");
@@ -61,14 +108,13 @@ int RunCli(const std::vector<std::string>& args) {
 
   CLI::App* identify = app.add_subcommand("identify", "fit parameters to measured signals (study.type Identification): GA, then Nelder-Mead");
   AddStudyOptions(identify, o, true);
-  identify->add_option("--seed", o.seed, "GA seed (overrides the study's randomizerInitialization)");
+  AddWholeNumber(identify, "--seed", setSeed, "GA seed, 0 .. 2^32-1 (overrides the study's randomizerInitialization)", 0);
   identify->add_flag("--resume", o.resume, "continue a killed run: finished GA generations are not recomputed");
 
   CLI::App* compare = app.add_subcommand("compare", "the study's first batch on cpu and on cuda: deviations and speedup");
   AddStudyOptions(compare, o, false);
   compare->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
-  compare->add_option("--systems,-n", o.systems, "systems in the compared batch (default: 4096 or the study's size)")
-      ->check(CLI::PositiveNumber);
+  AddWholeNumber(compare, "--systems,-n", set(o.systems), "systems in the compared batch (default: 4096 or the study's size)", 1);
   compare->add_option("--signals", o.signals, "also compare decimated signals: rows per system (0: none)")
       ->check(CLI::NonNegativeNumber);
 
@@ -103,7 +149,9 @@ int RunCli(const std::vector<std::string>& args) {
     std::fprintf(stderr, "solver error: %s\n", e.what());
     return 3;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "error: out of memory (use --chunk to bound the batch size)\n");
+    // sizes that cannot fit are refused up front (memory_limit.h); this is memory that other
+    // programs hold, or a batch just below the limit
+    std::fprintf(stderr, "error: out of memory (a sweep holds one chunk of --chunk systems at a time)\n");
     return 3;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -16,6 +16,7 @@
 #include <memory>
 #include <sstream>
 
+#include "common/output_file.h"
 #include "common/rules.h"
 #include "cpu/batch.h"
 #include "cpu/simulation.h"
@@ -25,6 +26,8 @@
 #include "studies/genetic.h"
 #include "studies/grid.h"
 #include "studies/identification.h"
+#include "studies/memory_limit.h"
+#include "studies/output_folder.h"
 #include "studies/plot.h"
 #include "studies/results_file.h"
 #include "studies/sampling.h"
@@ -46,20 +49,20 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 /// NaN and infinities are not JSON numbers: they become null.
 Json Number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
-std::string OutputFolder(const Options& o) {
-  // absolute, so that a resumed run finds its manifest's outputs from any working directory
-  const fs::path dir = fs::absolute(o.out.empty() ? fs::path(o.study).stem().string() + "_out" : o.out);
-  fs::create_directories(dir);
-  return dir.lexically_normal().string();
+/// The output folder of a command (--out, or <study name>_out), created, locked and checked
+/// before anything runs (output_folder.h); its warnings go to stderr at once (and into the
+/// summary through Session::warnings or the caller).
+OutputFolder OpenOutput(const Options& o, const std::string& command, const std::vector<std::string>& outputs,
+                        bool resume = false) {
+  const std::string dir = o.out.empty() ? fs::path(o.study).stem().string() + "_out" : o.out;
+  OutputFolder f = OutputFolder::Open(dir, "mbsweep " + command + " " + o.study, outputs, resume);
+  for (const auto& w : f.Warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  return f;
 }
 
 std::string Join(const std::string& dir, const std::string& name) { return (fs::path(dir) / name).string(); }
 
-void WriteJson(const std::string& path, const Json& j) {
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
+void WriteJson(const std::string& path, const Json& j) { WriteFileAtomic(path, j.dump(2) + "\n", "summary file"); }
 
 /// The study file with --set overrides applied (the model rebuilt at the new nominal values).
 StudyFile LoadStudy(const Options& o, bool readDataFiles = true) {
@@ -98,19 +101,47 @@ struct Session {
   double evaluationSeconds = 0;
   std::uint64_t evaluated = 0;
   std::map<std::string, std::uint64_t> statusCounts;
+  std::vector<std::string> reasons;  ///< of the last Evaluate, per system: why it failed ("" for ok)
+  Json failures = Json::array();     ///< the first kListedFailures failed systems, for summary.json
+  OutputFolder folder;
+  Json warnings = Json::array();  ///< every warning of the run (printed to stderr as it arises)
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  static constexpr std::size_t kListedFailures = 20;
 
   Session() = default;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
+
+  void Warn(const std::string& w) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+    warnings.push_back(w);
+  }
+  /// Prepares the output folder (OpenOutput) for a run that writes `outputs`.
+  void OpenFolder(const Options& o, const std::string& command, const std::vector<std::string>& outputs,
+                  bool resume = false) {
+    folder = OpenOutput(o, command, outputs, resume);
+    for (const auto& w : folder.Warnings()) warnings.push_back(w);
+  }
 
   BatchResult Evaluate(const Points& points) {
     const std::vector<double> rows = StudyRows(mapping, points);
     const BatchProblem p = MakeBatch(layout, *map, rows, file.solver, file.settings, objectives);
     BatchResult r = evaluator->Evaluate(p);
     evaluationSeconds += r.seconds;
+    reasons.assign(static_cast<size_t>(r.nSystems), "");
+    for (int i = 0; i < r.nSystems; ++i) {
+      const SolveStatus st = r.status[static_cast<size_t>(i)];
+      ++statusCounts[SolveStatusName(st)];
+      if (st == SolveStatus::ok) continue;
+      reasons[static_cast<size_t>(i)] = FailureReason(p, r, i);
+      if (failures.size() < kListedFailures)
+        failures.push_back({{"evaluation", evaluated + static_cast<std::uint64_t>(i)},
+                            {"parameters", points[static_cast<size_t>(i)]},
+                            {"status", SolveStatusName(st)},
+                            {"reason", reasons[static_cast<size_t>(i)]}});
+    }
     evaluated += static_cast<std::uint64_t>(r.nSystems);
-    for (int i = 0; i < r.nSystems; ++i) ++statusCounts[SolveStatusName(r.status[static_cast<size_t>(i)])];
     return r;
   }
   /// The study value of each system (NaN where the status is not ok).
@@ -135,6 +166,8 @@ struct Session {
                 {"studyObjective", objectives.valueNames.at(static_cast<size_t>(column))},
                 {"evaluations", evaluated},
                 {"counts", counts},
+                {"failures", failures},
+                {"warnings", warnings},
                 {"timings", {{"totalSeconds", Seconds(start)}, {"evaluationSeconds", evaluationSeconds}}}};
   }
 };
@@ -163,6 +196,10 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
   if (d.objectives.empty())
     throw StudyFileError(FilePosition{s.file.path, 0, 0}, "the study needs at least one entry in objectives.list");
   s.objectives = BuildObjectives(d, s.layout, s.file.model.Theta0());
+  std::vector<std::string> names;
+  for (const auto& od : d.objectives) names.push_back(od.name);
+  const TimeIntegrationSettings& ti = s.file.settings.timeIntegration;
+  for (const auto& w : SignalCoverageWarnings(s.objectives, names, ti.startTime, ti.endTime)) s.Warn(w);
   s.column = 0;
   if (!s.file.study.objective.empty()) {
     const auto& names = s.objectives.valueNames;
@@ -255,19 +292,26 @@ std::string ReadAll(const std::string& path) {
   return text.str();
 }
 
-/// What a resumed run must find unchanged: the study file's bytes, every file it reads
-/// (reference and measured signals, a design), the --set overrides and `extra` (options that
-/// change the results), as an FNV-1a hash.
+/// What a resumed run must find unchanged, as lines "key=value" (a refused resume names the
+/// keys that changed): the contents (FNV-1a hashes, never paths: the same study named by
+/// another path is the same study) of the study file and of every file it reads (reference
+/// and measured signals, a design), the --set overrides, and `extra` (lines of the options
+/// that change the results).
 std::string Fingerprint(const Options& o, const Session& s, const std::string& extra) {
-  std::string text = ReadAll(o.study) + "\n" + extra;
-  for (const auto& set : o.sets) text += "\nset " + set;
+  auto hash = [](const std::string& path) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(Fnv1a64(ReadAll(path))));
+    return std::string(buf);
+  };
+  std::string text = "study file contents=" + hash(o.study);
+  for (const auto& set : o.sets) {
+    const size_t eq = set.find('=');
+    text += "\n--set " + set.substr(0, eq) + "=" + (eq == std::string::npos ? "" : set.substr(eq + 1));
+  }
   for (const auto& d : s.description.objectives)
-    if (!d.signalFile.empty()) text += "\nfile " + d.signalFile + "\n" + ReadAll(d.signalFile);
-  if (!s.file.study.designFile.empty())
-    text += "\nfile " + s.file.study.designFile + "\n" + ReadAll(s.file.study.designFile);
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(Fnv1a64(text)));
-  return buf;
+    if (!d.signalFile.empty()) text += "\nsignal file contents of objective " + d.name + "=" + hash(d.signalFile);
+  if (!s.file.study.designFile.empty()) text += "\ndesign file contents=" + hash(s.file.study.designFile);
+  return text + "\n" + extra;
 }
 
 /// Best row of a results CSV (by the study objective's column) and the row count.
@@ -338,21 +382,27 @@ int RunSimulate(const Options& o) {
   const auto start = std::chrono::steady_clock::now();
   // a simulation may write the very reference file an objective of the study compares with
   StudyFile f = LoadStudy(o, false);
+  Json warnings = Json::array();
   std::vector<ObjectiveDescription>& listed = f.objectives.objectives;
   for (auto it = listed.begin(); it != listed.end();)
     if (!it->signalFile.empty() && !fs::exists(it->signalFile)) {
-      std::fprintf(stderr, "warning: objective '%s' not evaluated: its signal file %s does not exist (yet)\n",
-                   it->name.c_str(), it->signalFile.c_str());
+      warnings.push_back("objective '" + it->name + "' not evaluated: its signal file " + it->signalFile +
+                         " does not exist (yet)");
+      std::fprintf(stderr, "warning: %s\n", warnings.back().get<std::string>().c_str());
       it = listed.erase(it);
     } else {
       ++it;
     }
-  const std::string out = OutputFolder(o);
   Model m = f.model;
   const Layout layout = m.Compile();
+  std::vector<std::string> outputs{"summary.json"};
+  for (const auto& name : layout.sensorNames) outputs.push_back(name + ".txt");
+  const OutputFolder folder = OpenOutput(o, "simulate", outputs);
+  for (const auto& w : folder.Warnings()) warnings.push_back(w);
+  const std::string& out = folder.Path();
   Json sensors = Json::array();
   for (size_t i = 0; i < m.Sensors().size(); ++i) {
-    const std::string file = Join(out, layout.sensorNames[i] + ".txt");
+    const std::string file = folder.File(layout.sensorNames[i] + ".txt");
     m.SetSensorOutput(SensorIndex{static_cast<int>(i)}, file, true, true);
     sensors.push_back(file);
   }
@@ -373,6 +423,13 @@ int RunSimulate(const Options& o) {
     // The objectives on the batch path (the same reduction a study uses), one system.
     // A model the batch path cannot take (over its capacity) still gets its sensor files.
     const CompiledObjectives co = BuildObjectives(f.objectives, layout, m.Theta0());
+    std::vector<std::string> names;
+    for (const auto& od : f.objectives.objectives) names.push_back(od.name);
+    const TimeIntegrationSettings& ti = f.settings.timeIntegration;
+    for (const auto& w : SignalCoverageWarnings(co, names, ti.startTime, ti.endTime)) {
+      std::fprintf(stderr, "warning: %s\n", w.c_str());
+      warnings.push_back(w);
+    }
     try {
       const BatchProblem one = SingleSystem(layout, m.Theta0(), f.solver, f.settings, co);
       const BatchResult r = CreateCpuEvaluator({1})->Evaluate(one);
@@ -395,13 +452,14 @@ int RunSimulate(const Options& o) {
                {"sensorFiles", sensors},
                {"finalSensorValues", finals},
                {"objectives", objectives},
+               {"warnings", warnings},
                {"statistics",
                 {{"steps", st.steps},
                  {"rejectedSteps", st.rejectedSteps},
                  {"newtonIterations", st.newtonIterations},
                  {"jacobianUpdates", st.jacobianUpdates}}},
                {"timings", {{"totalSeconds", Seconds(start)}}}};
-  WriteJson(Join(out, "summary.json"), summary);
+  WriteJson(folder.File("summary.json"), summary);
   if (!o.quiet)
     std::printf("simulated t = %g .. %g in %d steps; %zu sensor files and summary.json in %s\n",
                 f.settings.timeIntegration.startTime, sim.State().t, st.steps, m.Sensors().size(), out.c_str());
@@ -424,10 +482,18 @@ class PointSource {
       total_ = grid_->Size();
     } else if (st.design == "sobol") {
       total_ = count;
+      if (count > (std::uint64_t(1) << SobolSequence::kBits))
+        throw ValidationError("Sobol design: count = " + std::to_string(count) + " violates count <= 2^" +
+                              std::to_string(SobolSequence::kBits) + " (the sequence's index range)");
       scramble_ = st.scramble.empty() ? SobolScramble::LinearMatrix : ParseSobolScramble(st.scramble);
       const std::string w = SobolCountWarning(static_cast<size_t>(total_));
       if (!w.empty()) warnings_.push_back(w);
     } else {
+      if (st.design != "csv")  // the unit design and the scaled one, whole
+        RequireMemory(2.0 * 8.0 * static_cast<double>(count) * static_cast<double>(st.bounds.size()),
+                      "a " + st.design + " design of " + std::to_string(count) + " points x " +
+                          std::to_string(st.bounds.size()) + " parameters (built whole)",
+                      "design: sobol is generated chunk by chunk, or use fewer points");
       if (st.design == "lhs") design_ = LatinHypercubeDesign(st.bounds, static_cast<size_t>(count), seed);
       else if (st.design == "uniform") design_ = UniformDesign(st.bounds, static_cast<size_t>(count), seed);
       else design_ = ReadDesignCsv(st.designFile, st.ParameterNames());
@@ -469,7 +535,6 @@ class PointSource {
 
 /// Rejects command-line options that do not apply to the study (rather than ignoring them).
 void CheckSweepOptions(const Options& o, const StudySpec& st) {
-  if (o.seed && *o.seed < 0) throw ValidationError("--seed = " + std::to_string(*o.seed) + " must be >= 0");
   const bool grid = st.type == StudyType::ParameterVariation, csv = !grid && st.design == "csv";
   if (o.count && (grid || csv))
     throw ValidationError("--count applies to sampled designs (sobol, lhs, uniform); this study is a " +
@@ -487,24 +552,33 @@ int RunSweep(const Options& o) {
   RequireStudy(s.file, {StudyType::ParameterVariation, StudyType::Sampling}, "sweep");
   const StudySpec& st = s.file.study;
   CheckSweepOptions(o, st);
-  const std::string out = OutputFolder(o);
-  const std::uint64_t chunk = o.chunk ? o.chunk : st.chunkSize;
   const std::vector<std::string> names = st.ParameterNames();
-  const std::uint64_t seed = o.seed ? static_cast<std::uint64_t>(*o.seed) : st.seed;
+  const std::uint64_t seed = o.seed ? *o.seed : st.seed;
   const std::uint64_t count = o.count ? o.count : st.count;
   const PointSource source(st, count, seed);
   const ParameterGrid* grid = source.Grid();
   const std::uint64_t total = source.Total();
-  for (const auto& w : source.Warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  for (const auto& w : source.Warnings()) s.Warn(w);
+  // a chunk larger than the study runs as one chunk of the study's size
+  const std::uint64_t chunk = o.chunk ? o.chunk : st.chunkSize;
+  const std::uint64_t batch = std::min(chunk, total);
+  if (batch > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw ValidationError("chunk size = " + std::to_string(batch) + " violates chunk size <= 2^31-1 (systems per batch)");
+  RequireMemory(static_cast<double>(batch) * 8.0 *
+                    (2.0 * s.layout.ThetaSize() + names.size() + 2.0 * s.objectives.valueNames.size() + 8),
+                "a chunk of " + std::to_string(batch) + " systems (their parameter rows and results)",
+                "choose a smaller --chunk (or study.chunkSize)");
+  const std::uint64_t nChunks = total / chunk + (total % chunk ? 1 : 0);
 
-  const std::string resultsTxt = Join(out, "results.txt"), resultsCsv = Join(out, "results.csv");
+  s.OpenFolder(o, "sweep", {"results.csv", "results.txt", "summary.json", "manifest.txt"}, o.resume);
+  const std::string& out = s.folder.Path();
+  const std::string resultsTxt = s.folder.File("results.txt"), resultsCsv = s.folder.File("results.csv");
   std::vector<std::string> files{resultsCsv};
   if (grid) files.push_back(resultsTxt);
-  const std::uint64_t nChunks = total == 0 ? 0 : (total + chunk - 1) / chunk;
   ChunkManifest manifest = ChunkManifest::Open(
-      Join(out, "manifest.txt"),
-      Fingerprint(o, s, "sweep chunk=" + std::to_string(chunk) + " seed=" + std::to_string(seed) +
-                            " count=" + std::to_string(count)),
+      s.folder.File("manifest.txt"),
+      Fingerprint(o, s, "chunk size=" + std::to_string(chunk) + "\nseed=" + std::to_string(seed) +
+                            "\ncount=" + std::to_string(count)),
       files, o.resume);
   const std::uint64_t done = manifest.CompletedChunks();
   CsvResultsWriter csv;
@@ -521,7 +595,7 @@ int RunSweep(const Options& o) {
   Points points;
   std::vector<std::vector<PyNumber>> pyPoints;
   for (std::uint64_t c = done; c < nChunks; ++c) {
-    const std::uint64_t begin = c * chunk, end = std::min(total, begin + chunk);
+    const std::uint64_t begin = c * chunk, end = begin + std::min(chunk, total - begin);
     source.Fill(begin, end, points, pyPoints);
     const BatchResult r = s.Evaluate(points);
     std::vector<CsvResultsWriter::Row> rows(points.size());
@@ -532,6 +606,7 @@ int RunSweep(const Options& o) {
       rows[i].objectives.assign(r.values.begin() + static_cast<long>(i) * r.nValues,
                                 r.values.begin() + static_cast<long>(i + 1) * r.nValues);
       rows[i].status = SolveStatusName(r.status[i]);
+      rows[i].reason = s.reasons[i];
       if (grid) {
         ResultsRow row = MakeGridRow(*grid, begin + i, ResultValue::Float(r.Value(static_cast<int>(i), s.column)));
         if (!st.addComputationIndex) row.computationIndex = -1;
@@ -544,6 +619,9 @@ int RunSweep(const Options& o) {
     progress.Update(end);
   }
   progress.Finish();
+  csv.Close();
+  if (grid) txt.Close();
+  manifest.Close();
 
   const CsvBest best = BestOfResultsCsv(resultsCsv, names, s.objectives.valueNames[static_cast<size_t>(s.column)]);
   Json summary = s.Summary("sweep");
@@ -555,9 +633,8 @@ int RunSweep(const Options& o) {
   summary["optimum"] = {{"parameters", best.parameters}, {"value", Number(best.value)}};
   summary["design"] = grid ? Json{{"type", "grid"}, {"useLogSpace", st.useLogSpace}}
                            : Json{{"type", st.design}, {"seed", seed}, {"count", total}};
-  summary["warnings"] = source.Warnings();
   summary["outputs"] = files;
-  WriteJson(Join(out, "summary.json"), summary);
+  WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) {
     std::string counts;
     for (const auto& [k, n] : best.counts) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
@@ -577,23 +654,27 @@ namespace {
 
 GeneticOptions GeneticOptionsFor(const StudySpec& st, const Options& o) {
   GeneticOptions g = st.genetic;
-  if (o.seed) g.randomizerInitialization = *o.seed;
+  if (o.seed) {
+    if (*o.seed > 0xFFFFFFFFu)
+      throw ValidationError("--seed = " + std::to_string(*o.seed) +
+                            " violates 0 <= seed <= 2^32-1 (the seed range of randomizerInitialization)");
+    g.randomizerInitialization = static_cast<std::int64_t>(*o.seed);
+  }
   return g;
 }
 
 /// history.csv: generation, evaluation, parameters..., value.
 void WriteHistory(const std::string& path, const GeneticResult& r) {
-  std::ofstream f(path);
-  f << "generation,evaluation";
-  for (const auto& n : r.names) f << "," << CsvField(n);
-  f << ",value\n";
+  std::string f = "generation,evaluation";
+  for (const auto& n : r.names) f += "," + CsvField(n);
+  f += ",value\n";
   for (size_t g = 0; g + 1 < r.generationOffsets.size(); ++g)
     for (size_t i = r.generationOffsets[g]; i < r.generationOffsets[g + 1]; ++i) {
-      f << g << "," << i;
-      for (double x : r.parameterHistory[i]) f << "," << PyStr(x);
-      f << "," << PyStr(r.valueHistory[i]) << "\n";
+      f += std::to_string(g) + "," + std::to_string(i);
+      for (double x : r.parameterHistory[i]) f += "," + PyStr(x);
+      f += "," + PyStr(r.valueHistory[i]) + "\n";
     }
-  if (!f) throw std::runtime_error("cannot write " + path);
+  WriteFileAtomic(path, f, "history file");
 }
 
 Json BestPerGeneration(const GeneticResult& r) {
@@ -620,11 +701,12 @@ int RunOptimize(const Options& o) {
   OpenSession(s, o, o.backend);
   RequireStudy(s.file, {StudyType::GeneticOptimization}, "optimize");
   const StudySpec& st = s.file.study;
-  const std::string out = OutputFolder(o);
   GeneticOptions g = GeneticOptionsFor(st, o);
-  g.resultsFile = Join(out, "results.txt");
+  s.OpenFolder(o, "optimize", {"results.txt", "results.txt.manifest", "history.csv", "summary.json"}, o.resume);
+  const std::string& out = s.folder.Path();
+  g.resultsFile = s.folder.File("results.txt");
   g.resume = o.resume;
-  g.fingerprint = Fingerprint(o, s, "optimize");
+  g.fingerprint = Fingerprint(o, s, "command=optimize");
   Progress progress("optimize", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
   g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
     progress.Update(static_cast<std::uint64_t>(generation + 1));
@@ -632,7 +714,7 @@ int RunOptimize(const Options& o) {
   const GeneticResult r = GeneticOptimization(
       [&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); }, st.geneticParameters, g);
   progress.Finish();
-  WriteHistory(Join(out, "history.csv"), r);
+  WriteHistory(s.folder.File("history.csv"), r);
 
   Json summary = s.Summary("optimize");
   summary["optimum"] = {{"parameters", ParameterObject(r.names, r.optimumParameters)}, {"value", Number(r.optimumValue)}};
@@ -642,8 +724,8 @@ int RunOptimize(const Options& o) {
   summary["seed"] = g.randomizerInitialization ? Json(*g.randomizerInitialization) : Json(nullptr);
   summary["historyEvaluations"] = r.NumberOfEvaluations();
   summary["bestPerGeneration"] = BestPerGeneration(r);
-  summary["outputs"] = {g.resultsFile, Join(out, "history.csv")};
-  WriteJson(Join(out, "summary.json"), summary);
+  summary["outputs"] = {g.resultsFile, s.folder.File("history.csv")};
+  WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) {
     PrintOptimum(r.names, r.optimumParameters, r.optimumValue, "optimum");
     std::printf("%zu evaluations (%llu now) on %s in %.3f s; results: %s\n", r.NumberOfEvaluations(),
@@ -660,7 +742,7 @@ int RunSensitivity(const Options& o) {
   OpenSession(s, o, o.backend);
   RequireStudy(s.file, {StudyType::Sensitivity}, "sensitivity");
   const StudySpec& st = s.file.study;
-  const std::string out = OutputFolder(o);
+  s.OpenFolder(o, "sensitivity", {"sensitivities.csv", "evaluations.csv", "summary.json"});
   const SensitivityResult r = ComputeSensitivities(
       st.sensitivityParameters,
       [&](const SensitivityPoints& points) {
@@ -671,43 +753,39 @@ int RunSensitivity(const Options& o) {
         return v;
       },
       st.sensitivity);
-  const std::string path = Join(out, "sensitivities.csv");
-  std::ofstream f(path);
-  f << "parameter,ref";
-  for (const auto& n : s.objectives.valueNames) f << "," << CsvField("d_" + n);
-  f << "\n";
+  const std::string path = s.folder.File("sensitivities.csv");
+  std::string f = "parameter,ref";
+  for (const auto& n : s.objectives.valueNames) f += "," + CsvField("d_" + n);
+  f += "\n";
   Json matrix = Json::object();
   for (size_t i = 0; i < r.names.size(); ++i) {
-    f << CsvField(r.names[i]) << "," << PyStr(st.sensitivityParameters[i].ref);
+    f += CsvField(r.names[i]) + "," + PyStr(st.sensitivityParameters[i].ref);
     Json row = Json::object();
     for (size_t k = 0; k < r.sensitivity[i].size(); ++k) {
-      f << "," << PyStr(r.sensitivity[i][k]);
+      f += "," + PyStr(r.sensitivity[i][k]);
       row[s.objectives.valueNames[k]] = Number(r.sensitivity[i][k]);
     }
-    f << "\n";
+    f += "\n";
     matrix[r.names[i]] = row;
   }
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + path);
+  WriteFileAtomic(path, f, "sensitivities file");
   // every evaluation: the varied parameter's value and the outputs (for plot); the reference
   // first, then each parameter's points in ComputeSensitivities' order
-  const std::string evaluations = Join(out, "evaluations.csv");
-  std::ofstream ev(evaluations);
-  ev << "varied,value";
-  for (const auto& n : s.objectives.valueNames) ev << "," << CsvField(n);
-  ev << "\n";
+  const std::string evaluations = s.folder.File("evaluations.csv");
+  std::string ev = "varied,value";
+  for (const auto& n : s.objectives.valueNames) ev += "," + CsvField(n);
+  ev += "\n";
   auto evRow = [&](const std::string& varied, double value, const std::vector<double>& outputs) {
-    ev << CsvField(varied) << "," << PyStr(value);
-    for (double y : outputs) ev << "," << PyStr(y);
-    ev << "\n";
+    ev += CsvField(varied) + "," + PyStr(value);
+    for (double y : outputs) ev += "," + PyStr(y);
+    ev += "\n";
   };
   size_t row = 1;
   for (size_t i = 0; i < r.names.size(); ++i) {
     evRow(r.names[i], st.sensitivityParameters[i].ref, r.valRef);  // each parameter's curve passes the reference
     for (const auto& outputs : r.valuesSorted[i]) evRow(r.names[i], r.parameterList[row++][i], outputs);
   }
-  ev.close();
-  if (!ev) throw std::runtime_error("cannot write " + evaluations);
+  WriteFileAtomic(evaluations, ev, "evaluations file");
   Json ref = Json::object();
   for (size_t k = 0; k < r.valRef.size(); ++k) ref[s.objectives.valueNames[k]] = Number(r.valRef[k]);
   Json summary = s.Summary("sensitivity");
@@ -715,7 +793,7 @@ int RunSensitivity(const Options& o) {
   summary["scaledByReference"] = st.sensitivity.scaledByReference;
   summary["sensitivity"] = matrix;
   summary["outputs"] = {path, evaluations};
-  WriteJson(Join(out, "summary.json"), summary);
+  WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) {
     std::printf("%-16s", "d(value)/d(par)");
     for (const auto& n : s.objectives.valueNames) std::printf(" %16s", n.c_str());
@@ -741,12 +819,13 @@ int RunIdentify(const Options& o) {
   });
   s.column = IdentificationColumn(s.objectives);  // the weighted sum of the channels' RMS errors
   const StudySpec& st = s.file.study;
-  const std::string out = OutputFolder(o);
-
   GeneticOptions g = GeneticOptionsFor(st, o);
-  g.resultsFile = Join(out, "results.txt");
+  s.OpenFolder(o, "identify", {"results.txt", "results.txt.manifest", "history.csv", "signals.csv", "summary.json"},
+               o.resume);
+  const std::string& out = s.folder.Path();
+  g.resultsFile = s.folder.File("results.txt");
   g.resume = o.resume;  // the GA generations resume; the short refinement runs again
-  g.fingerprint = Fingerprint(o, s, "identify");
+  g.fingerprint = Fingerprint(o, s, "command=identify");
   Progress progress("identify (GA)", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
   g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
     progress.Update(static_cast<std::uint64_t>(generation + 1));
@@ -754,7 +833,7 @@ int RunIdentify(const Options& o) {
   const IdentificationResult r = Identify([&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); },
                                           st.geneticParameters, g, st.identification);
   progress.Finish();
-  WriteHistory(Join(out, "history.csv"), r.genetic);
+  WriteHistory(s.folder.File("history.csv"), r.genetic);
 
   // Channel values at the fit, and simulated against measured signals for the plot.
   const BatchResult atFit = s.Evaluate({r.parameters});
@@ -764,9 +843,8 @@ int RunIdentify(const Options& o) {
   Simulation sim(m);
   s.map->BuildRow(StudyRows(s.mapping, {r.parameters}).data(), sim.Theta().data());
   sim.SolveDynamic(s.file.settings, s.file.solver);
-  const std::string signals = Join(out, "signals.csv");
-  std::ofstream f(signals);
-  f << "channel,time,measured,simulated\n";
+  const std::string signals = s.folder.File("signals.csv");
+  std::string f = "channel,time,measured,simulated\n";
   Json channels = Json::array();
   for (size_t c = 0; c < st.measured.size(); ++c) {
     const ObjectiveDescription& od = s.description.objectives[c];
@@ -778,17 +856,16 @@ int RunIdentify(const Options& o) {
     }
     int cursor = 0;
     for (size_t i = 0; i < ms.times.size(); ++i)
-      f << CsvField(od.name) << "," << PyStr(ms.times[i]) << "," << PyStr(ms.values[i]) << ","
-        << PyStr(InterpolateSignal(times.data(), values.data(), static_cast<int>(times.size()), ms.times[i], cursor))
-        << "\n";
+      f += CsvField(od.name) + "," + PyStr(ms.times[i]) + "," + PyStr(ms.values[i]) + "," +
+           PyStr(InterpolateSignal(times.data(), values.data(), static_cast<int>(times.size()), ms.times[i], cursor)) +
+           "\n";
     channels.push_back({{"name", od.name},
                         {"sensor", st.measured[c].sensor},
                         {"file", od.signalFile},
                         {"weight", od.weight},
                         {"rmsError", Number(atFit.Value(0, static_cast<int>(c)))}});
   }
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + signals);
+  WriteFileAtomic(signals, f, "signals file");
 
   Json summary = s.Summary("identify");
   summary["optimum"] = {{"parameters", ParameterObject(r.names, r.parameters)}, {"value", Number(r.value)}};
@@ -802,8 +879,8 @@ int RunIdentify(const Options& o) {
                            {"converged", r.refinement.converged},
                            {"reason", r.refinement.reason}};
   summary["channels"] = channels;
-  summary["outputs"] = {g.resultsFile, Join(out, "history.csv"), signals};
-  WriteJson(Join(out, "summary.json"), summary);
+  summary["outputs"] = {g.resultsFile, s.folder.File("history.csv"), signals};
+  WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) {
     PrintOptimum(r.names, r.geneticParameters, r.geneticValue, "GA optimum ");
     PrintOptimum(r.names, r.parameters, r.value, "fitted     ");
@@ -823,10 +900,10 @@ int RunCompare(const Options& o) {
   Session s;
   OpenSession(s, o, "cpu");
   const StudySpec& st = s.file.study;
-  const std::string out = OutputFolder(o);
   std::string why;
   if (!CudaAvailable(&why)) throw ValidationError("compare needs the cuda backend: " + why);
   std::unique_ptr<Evaluator> cuda = CreateEvaluator("cuda");
+  s.OpenFolder(o, "compare", {"summary.json"});
 
   // The study's first points: the grid or design a sweep would run first, the sensitivity
   // points, or (GA, identification) a Latin hypercube over the ranges.
@@ -878,7 +955,7 @@ int RunCompare(const Options& o) {
   }
   summary["seconds"] = {{"cpu", rc.seconds}, {"cuda", rg.seconds}};
   summary["speedup"] = Number(c.speedup);
-  WriteJson(Join(out, "summary.json"), summary);
+  WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) std::printf("%zu systems\n%s", points.size(), FormatComparison(c, s.objectives.valueNames).c_str());
   return 0;
 }
@@ -921,8 +998,9 @@ int RunPlot(const Options& o) {
   std::vector<std::string> written;
   if (fs::is_directory(o.plotInput)) {
     const std::string in = o.plotInput;
-    const std::string out = o.out.empty() ? in : o.out;
-    fs::create_directories(out);
+    // held while the figures are written: a run still writing into the folder is named
+    const OutputFolder folder = OutputFolder::Open(o.out.empty() ? in : o.out, "mbsweep plot " + in, {}, true);
+    const std::string& out = folder.Path();
     std::ifstream sf(Join(in, "summary.json"));
     if (!sf) throw ValidationError(in + " has no summary.json (is it an output folder of mbsweep?)");
     const Json summary = Json::parse(sf);
@@ -1030,8 +1108,9 @@ int RunPlot(const Options& o) {
   } else {
     // An Exudyn-format results file (ours or Exudyn's): value against each parameter.
     const ResultsFileContents c = ReadResultsFile(o.plotInput);
-    const std::string out = o.out.empty() ? fs::path(o.plotInput).parent_path().string() : o.out;
-    fs::create_directories(out.empty() ? "." : out);
+    const std::string dir = o.out.empty() ? fs::path(o.plotInput).parent_path().string() : o.out;
+    const OutputFolder folder = OutputFolder::Open(dir.empty() ? "." : dir, "mbsweep plot " + o.plotInput, {}, true);
+    const std::string& out = folder.Path();
     const std::vector<std::string>& names = c.header.parameterNames;
     std::vector<std::vector<double>> cols(names.size());
     std::vector<double> values;
@@ -1043,7 +1122,7 @@ int RunPlot(const Options& o) {
       values.push_back(r.value.items.empty() ? NAN : r.value.items[0].value);
       for (size_t k = 0; k < names.size(); ++k) cols[k].push_back(r.parameters[k].value);
     }
-    written = ScatterPlots(out.empty() ? "." : out, names, cols, values, "value", c.header.fileType);
+    written = ScatterPlots(out, names, cols, values, "value", c.header.fileType);
   }
   if (!o.quiet)
     for (const auto& w : written) std::printf("%s\n", w.c_str());

@@ -19,7 +19,7 @@ struct Options {
   std::vector<std::string> sets;     ///< name=value overrides of nominal parameter values
   std::string backend = "auto";      ///< cpu | cuda | auto
   int threads = 0;                   ///< cpu evaluator threads (0 = all)
-  std::optional<std::int64_t> seed;  ///< overrides the study's seed
+  std::optional<std::uint64_t> seed;  ///< overrides the study's seed
   bool resume = false;
   bool quiet = false;
   std::uint64_t chunk = 0;           ///< sweep: systems per batch (0 = study.chunkSize)

@@ -328,7 +328,7 @@ TEST(GeneralizedAlpha, NewtonFailureReportsTimeStepAndResidual) {
     FAIL() << "expected SolverError";
   } catch (const SolverError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("GeneralizedAlpha: Newton did not converge at t = 0 (step size 0.1, residual "), std::string::npos)
+    EXPECT_NE(msg.find("GeneralizedAlpha: Newton did not converge within maxIterations = 1 at t = 0 (step size 0.1, residual "), std::string::npos)
         << msg;
   }
 }

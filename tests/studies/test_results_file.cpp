@@ -220,13 +220,13 @@ TEST(CsvResults, Text) {
   const std::string path = TempDir() + "/csv/out.csv";
   CsvResultsWriter w = CsvResultsWriter::Create(path, {"mass", "spring"}, {"error", "max,abs"});
   w.Append(std::vector<CsvResultsWriter::Row>{
-      {0, {P::Int(1), P::Float(100.0)}, {0.1, 1e-05}, "ok"},
-      {1, {P::Int(10), P::Float(1e16)}, {std::nan(""), 2.0}, "failed: \"Newton\" did not converge"}});
+      {0, {P::Int(1), P::Float(100.0)}, {0.1, 1e-05}, "ok", ""},
+      {1, {P::Int(10), P::Float(1e16)}, {std::nan(""), 2.0}, "newton_failed", "\"Newton\" did not converge, t = 0.5"}});
   EXPECT_EQ(ReadAll(path),
-            "computationIndex,mass,spring,error,\"max,abs\",status\n"
-            "0,1,100.0,0.1,1e-05,ok\n"
-            "1,10,1e+16,nan,2.0,\"failed: \"\"Newton\"\" did not converge\"\n");
-  EXPECT_THROW(w.Append(CsvResultsWriter::Row{2, {P::Int(1)}, {0.0, 0.0}, "ok"}), ValidationError);
+            "computationIndex,mass,spring,error,\"max,abs\",status,reason\n"
+            "0,1,100.0,0.1,1e-05,ok,\n"
+            "1,10,1e+16,nan,2.0,newton_failed,\"\"\"Newton\"\" did not converge, t = 0.5\"\n");
+  EXPECT_THROW(w.Append(CsvResultsWriter::Row{2, {P::Int(1)}, {0.0, 0.0}, "ok", ""}), ValidationError);
 }
 
 }  // namespace

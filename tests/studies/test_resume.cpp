@@ -294,8 +294,8 @@ TEST(ParameterVariationResume, FingerprintMismatchAndValidation) {
     ADD_FAILURE() << "no ValidationError";
   } catch (const ValidationError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("user=model hash 1234"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("user=model hash 9999"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("model hash 1234"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("model hash 9999"), std::string::npos) << msg;
   }
   const ParameterGrid otherGrid({ParameterRange::Tuple("a", 0.1, 2.4, 5),
                                  ParameterRange::Tuple("b", PyNumber::Int(1), PyNumber::Int(4), 4)});
