@@ -231,6 +231,12 @@ struct GeneticCheckpoint {
   void MarkCompleted(int g) {
     if (manifest.IsOpen()) manifest.MarkCompleted(static_cast<std::uint64_t>(g));
   }
+
+  /// Closes the results file and the manifest, checked (IoError).
+  void Close() {
+    if (writer.IsOpen()) writer.Close();
+    if (manifest.IsOpen()) manifest.Close();
+  }
 };
 
 }  // namespace
@@ -407,6 +413,7 @@ GeneticResult RunGenetic(Draws& rng, const GeneticObjective& objective, const st
     }
   }
   result.generationOffsets.push_back(result.valueHistory.size());
+  checkpoint.Close();
   return result;
 }
 

@@ -146,7 +146,8 @@ ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const Gri
     if (options.onChunk) options.onChunk(chunk.begin, points, values);
     if (manifest.IsOpen()) manifest.MarkCompleted(ci);
   }
-  writer.Close();
+  if (writer.IsOpen()) writer.Close();
+  if (manifest.IsOpen()) manifest.Close();
   return result;
 }
 
