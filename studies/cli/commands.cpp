@@ -86,6 +86,15 @@ Json SettingsJson(const StudyFile& f) {
               {"sensorsWritePeriod", f.settings.solutionSettings.sensorsWritePeriod}};
 }
 
+/// Measured signals that do not cover the study's simulated time span (SignalCoverageWarnings).
+std::vector<std::string> SignalWarnings(const StudyFile& f, const ObjectiveSetDescription& d,
+                                        const CompiledObjectives& co) {
+  std::vector<std::string> names;
+  for (const auto& od : d.objectives) names.push_back(od.name);
+  const TimeIntegrationSettings& ti = f.settings.timeIntegration;
+  return SignalCoverageWarnings(co, names, ti.startTime, ti.endTime);
+}
+
 /// One study on one evaluator: the compiled model, the parameter map, objectives, and the
 /// counters of everything evaluated. Not movable (the map refers to the layout).
 struct Session {
@@ -196,10 +205,7 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
   if (d.objectives.empty())
     throw StudyFileError(FilePosition{s.file.path, 0, 0}, "the study needs at least one entry in objectives.list");
   s.objectives = BuildObjectives(d, s.layout, s.file.model.Theta0());
-  std::vector<std::string> names;
-  for (const auto& od : d.objectives) names.push_back(od.name);
-  const TimeIntegrationSettings& ti = s.file.settings.timeIntegration;
-  for (const auto& w : SignalCoverageWarnings(s.objectives, names, ti.startTime, ti.endTime)) s.Warn(w);
+  for (const auto& w : SignalWarnings(s.file, d, s.objectives)) s.Warn(w);
   s.column = 0;
   if (!s.file.study.objective.empty()) {
     const auto& names = s.objectives.valueNames;
@@ -304,10 +310,7 @@ std::string Fingerprint(const Options& o, const Session& s, const std::string& e
     return std::string(buf);
   };
   std::string text = "study file contents=" + hash(o.study);
-  for (const auto& set : o.sets) {
-    const size_t eq = set.find('=');
-    text += "\n--set " + set.substr(0, eq) + "=" + (eq == std::string::npos ? "" : set.substr(eq + 1));
-  }
+  for (const auto& set : o.sets) text += "\n--set " + set;  // "name=value": the key is "--set name"
   for (const auto& d : s.description.objectives)
     if (!d.signalFile.empty()) text += "\nsignal file contents of objective " + d.name + "=" + hash(d.signalFile);
   if (!s.file.study.designFile.empty()) text += "\ndesign file contents=" + hash(s.file.study.designFile);
@@ -423,10 +426,7 @@ int RunSimulate(const Options& o) {
     // The objectives on the batch path (the same reduction a study uses), one system.
     // A model the batch path cannot take (over its capacity) still gets its sensor files.
     const CompiledObjectives co = BuildObjectives(f.objectives, layout, m.Theta0());
-    std::vector<std::string> names;
-    for (const auto& od : f.objectives.objectives) names.push_back(od.name);
-    const TimeIntegrationSettings& ti = f.settings.timeIntegration;
-    for (const auto& w : SignalCoverageWarnings(co, names, ti.startTime, ti.endTime)) {
+    for (const auto& w : SignalWarnings(f, f.objectives, co)) {
       std::fprintf(stderr, "warning: %s\n", w.c_str());
       warnings.push_back(w);
     }

@@ -206,7 +206,7 @@ TEST(Cli, IdentifyRecoversTheOscillatorParameters) {
   // files are relative to the study's folder (they were once resolved against it twice).
   const std::string out = OutDir("identify");
   const fs::path cwd = fs::current_path();
-  fs::current_path(fs::path(kExamples).parent_path().parent_path());
+  fs::current_path(fs::path(MBSWEEP_EXAMPLES_DIR).parent_path().parent_path());
   const CliRun r = Cli({"identify", "studies/examples/oscillator_identification.yaml", "--out", out, "--quiet"});
   fs::current_path(cwd);
   ASSERT_EQ(r.code, 0) << r.err;
