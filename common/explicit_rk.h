@@ -8,7 +8,17 @@
 ///
 /// Second-order systems are integrated in first-order form Y = [q, q_t, y]:
 ///   q' = q_t,  q_t' = M(q)^-1 f(t, q, q_t),  y' = f1(t, y).
-/// Models with algebraic equations (constraints) are rejected (status invalid_parameter).
+/// Algebraic equations (constraints) as Exudyn's explicit solver treats them:
+///  - eliminateConstraints (default): every constraint must be a coordinate constraint to
+///    ground (the layout's elimination table, layout_records.h) with offset 0 and
+///    factorValue1 1, else the run ends with invalid_parameter before the first step. The
+///    listed coordinates and their velocities are set to 0 after every completed step (in
+///    the new and, for ODE23/DOPRI5, the embedded solution before the error estimate), and
+///    their end-of-step accelerations too; the stages and the initial state are not
+///    touched. Lagrange multipliers stay 0 (not reported).
+///  - without it: the equations are ignored, the system integrated as if they were absent.
+/// Node equations (the Euler-parameter norm of NodeRigidBodyEP) end the run with
+/// invalid_parameter in both cases.
 ///
 /// LA policy:  SetZero(); add(i, j, v); bool Factorize(); Solve(const Real* b, Real* x), for
 ///             the nODE2 x nODE2 mass matrix (assembled with ComputeMassMatrix, the policy is
@@ -200,6 +210,7 @@ struct ExplicitParameters {
   Real stepSizeSafety = 0.9;
   bool reuseConstantMassMatrix = true;
   bool computeEndOfStepAccelerations = true;  ///< else a and yt stay 0 for the observer
+  bool eliminateConstraints = true;   ///< explicitIntegration.eliminateConstraints (see the file comment)
 };
 
 /// Workspace of one system: pointers to caller-owned arrays (N = 2 nODE2 + nODE1). Which
@@ -286,6 +297,7 @@ class ExplicitIntegrator {
     n1_ = L.nODE1;
     N_ = 2 * n2_ + n1_;
     constantMass_ = P.reuseConstantMassMatrix && MassMatrixIsConstant(L, theta);
+    nEliminated_ = P.eliminateConstraints ? L.nEliminated : 0;
   }
 
   /// Runs the integration. Step-size control of ODE23/DOPRI5 (with automaticStepSize) is
@@ -296,10 +308,13 @@ class ExplicitIntegrator {
   /// happens when the remaining step to endTime is just above minimumStepSize and too
   /// large for the tolerance), it would repeat forever; Run() then stops with
   /// step_too_small instead (results of every run that terminates are unchanged).
+  /// Constraints: see the file comment (invalid_parameter where they cannot be eliminated).
   MBS_HD SolveInfo Run() {
     SolveInfo info;
     info.t = P_.startTime;
-    if (L_.nAE > 0 || !IsExplicitSolverType(P_.solverType) || P_.numberOfSteps <= 0) {
+    const bool constraintsOk =
+        L_.nConstraintNodes == 0 && (L_.nAE == 0 || !P_.eliminateConstraints || ConstraintsEliminable(L_, theta_));
+    if (!constraintsOk || !IsExplicitSolverType(P_.solverType) || P_.numberOfSteps <= 0) {
       info.status = SolveStatus::invalid_parameter;
       return info;
     }
@@ -373,11 +388,25 @@ class ExplicitIntegrator {
     return true;
   }
 
+  /// Sets the eliminated coordinates and their velocities in Y = [q; q_t; y] to 0.
+  MBS_HD void EliminateCoordinates(Real* Y) const {
+    for (int k = 0; k < nEliminated_; ++k) {
+      const int i = EliminatedCoordinate(L_, k);
+      Y[i] = 0;
+      Y[n2_ + i] = 0;
+    }
+  }
+  /// Sets the accelerations a[nODE2] of the eliminated coordinates to 0.
+  MBS_HD void EliminateAccelerations(Real* a) const {
+    for (int k = 0; k < nEliminated_; ++k) a[EliminatedCoordinate(L_, k)] = 0;
+  }
+
   /// After an accepted step to t: end-of-step accelerations, finiteness check, observer.
   MBS_HD SolveStatus EndOfStep(Real t, bool final) {
     const Real* Y = w_.Y;
     if (P_.computeEndOfStepAccelerations && ObserverDue(obs_, t, final)) {
       if (!Accelerations(t, Y, Y + n2_, w_.a)) return SolveStatus::singular_matrix;
+      EliminateAccelerations(w_.a);
       if (n1_ > 0) ComputeODE1RHS(L_, theta_, t, Y + 2 * n2_, w_.yt);
     }
     for (int i = 0; i < N_; ++i)
@@ -423,6 +452,7 @@ class ExplicitIntegrator {
       const Real h = step + 1 == n ? tEnd - t : hMax;
       if (!ComputeStages(t, h, info)) return Fail(info, SolveStatus::singular_matrix, t, h);
       Combine(tab_.b, tab_.stages, h, w_.Yn);
+      EliminateCoordinates(w_.Yn);
       AcceptNewState();
       t = step + 1 == n ? tEnd : t + h;
       ++info.steps;
@@ -449,6 +479,8 @@ class ExplicitIntegrator {
       if (!ComputeStages(t, hStep, info)) return Fail(info, SolveStatus::singular_matrix, t, hStep);
       Combine(tab_.b, tab_.stages, hStep, w_.Yn);
       Combine(tab_.bEmbedded, tab_.stages, hStep, w_.Yemb);
+      EliminateCoordinates(w_.Yn);
+      EliminateCoordinates(w_.Yemb);
       Real sum = 0;
       for (int i = 0; i < N_; ++i) {
         const Real sc = P_.absoluteTolerance + detail::MaxLikeStd(w_.Yemb[i], w_.Y[i]) * P_.relativeTolerance;
@@ -505,6 +537,8 @@ class ExplicitIntegrator {
       if (!Accelerations(t + h, q, v, w_.aVV)) return Fail(info, SolveStatus::singular_matrix, t, h);
       for (int i = 0; i < n2_; ++i) v[i] += 0.5 * h * w_.aVV[i];
       for (int i = 0; i < n1_; ++i) y[i] += h * w_.f1[i];
+      EliminateCoordinates(w_.Y);
+      EliminateAccelerations(w_.aVV);
       t = step + 1 == n ? tEnd : t + h;
       ++info.steps;
       const SolveStatus st = EndOfStep(t, step + 1 == n);
@@ -523,6 +557,7 @@ class ExplicitIntegrator {
   Observer& obs_;
   ExplicitTableau tab_;
   int n2_ = 0, n1_ = 0, N_ = 0;
+  int nEliminated_ = 0;  ///< entries of the elimination table applied (0 without eliminateConstraints)
   bool constantMass_ = true, massFactorized_ = false;
 };
 

@@ -20,6 +20,8 @@
 
 namespace mbsweep {
 
+struct Layout;
+
 /// One item of the compiled structure: its kind, where its integer record starts in
 /// LayoutView::ints and where its Real parameters start in theta.
 struct ItemRec {
@@ -54,6 +56,14 @@ struct LayoutView {
   int nConstraintNodes = 0;         ///< nodes with algebraic equations (first in the constraint list)
   int nConstraintObjects = 0;       ///< constraint objects (after the nodes in the constraint list)
   int planarMarkers = 0;            ///< offset in ints of the planar marker table (layout_records.h)
+  int eliminationTable = 0;         ///< offset in ints of the explicit solvers' elimination table (layout_records.h)
+  int nEliminated = 0;              ///< its entries (active coordinate constraints to ground)
+  /// 1 if an explicit solver can eliminate every algebraic equation (no node equations,
+  /// every constraint object an eliminable coordinate constraint: layout_records.h)
+  int constraintsEliminable = 1;
+  /// Host only: the Layout this view was made from (item names for messages); nullptr in
+  /// device copies and in views not made by Layout::View().
+  const Layout* host = nullptr;
 };
 
 /// Owning, host-side compiled layout.
@@ -68,6 +78,13 @@ struct Layout {
   int variableForceList = 0, nVariableForces = 0;                 ///< see LayoutView
   int constraintList = 0, nConstraintNodes = 0, nConstraintObjects = 0;  ///< see LayoutView
   int planarMarkers = 0;                                                ///< see LayoutView
+  int eliminationTable = 0, nEliminated = 0;                            ///< see LayoutView
+  bool constraintsEliminable = true;                                    ///< see LayoutView
+  /// Why an explicit solver with eliminateConstraints cannot eliminate the first constraint
+  /// object it cannot ("" if it can eliminate all of them): names the item, the field and
+  /// the rule. Node equations (NodeRigidBodyEP) are not covered; explicit solvers refuse
+  /// those nodes by their kind.
+  std::string eliminationRefusal;
   /// Human-readable path of each theta slot, e.g. "spring.stiffness" or
   /// "n0.initialVelocities[0]"; same length as a theta row.
   std::vector<std::string> thetaPaths;

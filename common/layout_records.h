@@ -31,6 +31,18 @@
 ///                 markerTheta] per marker
 ///                 (PlanarMarker): how the marker's planar point is computed, decided when the
 ///                 model is compiled
+/// Elimination table: at LayoutView::eliminationTable, [ode2, object] per entry
+///                 (nEliminated entries, in item order): the coordinate constraints that the
+///                 explicit solvers eliminate (simulationSettings.timeIntegration.
+///                 explicitIntegration.eliminateConstraints, as Exudyn's explicit solver):
+///                 each active ObjectConnectorCoordinate whose markers are a MarkerNodeCoordinate
+///                 on a NodePointGround and a MarkerNodeCoordinate on a node with ODE2
+///                 coordinates (velocityLevel false); ode2 is the global index of the
+///                 constrained coordinate (the node's first ODE2 index + the marker's
+///                 coordinate), object the constraint (its theta: offset, factorValue1, ...).
+///                 An inactive one (activeConnector false, lambda = 0) is eliminable but not
+///                 listed: its coordinate stays free. LayoutView::constraintsEliminable is 0 if
+///                 some algebraic equation is of another kind (Layout::eliminationRefusal).
 #pragma once
 
 #include "common/layout.h"
@@ -120,6 +132,25 @@ MBS_HD_INLINE int ConstraintNode(const LayoutView& L, int k) { return L.ints[L.c
 /// Object index of the k-th constraint object (k < nConstraintObjects).
 MBS_HD_INLINE int ConstraintObject(const LayoutView& L, int k) {
   return L.ints[L.constraintList + L.nConstraintNodes + k];
+}
+
+/// Global ODE2 index of the k-th coordinate that explicit solvers eliminate (k < nEliminated).
+MBS_HD_INLINE int EliminatedCoordinate(const LayoutView& L, int k) { return L.ints[L.eliminationTable + 2 * k]; }
+/// Object index of the coordinate constraint of the k-th eliminated coordinate.
+MBS_HD_INLINE int EliminatedConstraint(const LayoutView& L, int k) { return L.ints[L.eliminationTable + 2 * k + 1]; }
+constexpr int kEliminationEntryInts = 2;
+
+/// True if an explicit solver with eliminateConstraints can integrate the model with this
+/// theta row: every algebraic equation is eliminable (constraintsEliminable) and each
+/// eliminated constraint has offset 0 and factorValue1 1 (the elimination sets the
+/// coordinate to 0, whatever these say; the host refuses other values with a message).
+MBS_HD_INLINE bool ConstraintsEliminable(const LayoutView& L, const Real* theta) {
+  if (!L.constraintsEliminable) return false;
+  for (int k = 0; k < L.nEliminated; ++k) {
+    const Real* p = theta + L.object[EliminatedConstraint(L, k)].theta;  // offset, factorValue1, ...
+    if (p[0] != 0 || p[1] != 1) return false;
+  }
+  return true;
 }
 
 /// Largest number of coordinates of a node with position/orientation (rigid EP node).

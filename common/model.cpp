@@ -31,6 +31,12 @@ std::string Describe(const std::string& type, const std::string& name, const cha
   return type + " '" + name + "' (" + category + " " + std::to_string(index) + ")";
 }
 
+/// The rule of Layout::eliminationRefusal (what Exudyn's explicit solver can eliminate).
+constexpr const char* kEliminationRule =
+    "an explicit solver with eliminateConstraints eliminates only ObjectConnectorCoordinate constraints between a "
+    "MarkerNodeCoordinate on a NodePointGround and a MarkerNodeCoordinate on a node with ODE2 coordinates; use "
+    "GeneralizedAlpha";
+
 // ---------------------------------------------------------------------------------------
 // Field rules: every Real/index field is checked against its rule.
 // ---------------------------------------------------------------------------------------
@@ -978,6 +984,45 @@ Layout Model::Compile() const {
   const std::vector<int> planar = BuildPlanarMarkerTable(L.View());
   L.planarMarkers = static_cast<int>(ints.size());
   ints.insert(ints.end(), planar.begin(), planar.end());
+
+  // the elimination table of the explicit solvers (eliminateConstraints): structure, decided
+  // here once, so that the batch path and the device only read it
+  L.eliminationTable = static_cast<int>(ints.size());
+  L.constraintsEliminable = L.nConstraintNodes == 0;
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    if (!IsConstraint(static_cast<ObjectKind>(L.objects[i].kind))) continue;
+    const std::string desc = Describe(TypeNameOf(objects_[i]), L.objectNames[i], "object", static_cast<int>(i));
+    std::string refusal;
+    int ode2 = -1;
+    const auto* cc = std::get_if<ObjectConnectorCoordinate>(&objects_[i]);
+    if (!cc) {
+      refusal = desc + " cannot be eliminated: " + kEliminationRule;
+    } else {
+      // the marker on the ground node and the one on a node with ODE2 coordinates
+      int onGround = 0;
+      for (const MarkerIndex mi : cc->markerNumbers) {
+        const auto* mc = std::get_if<MarkerNodeCoordinate>(&markers_[static_cast<size_t>(mi.value)]);
+        if (!mc) continue;
+        const size_t n = static_cast<size_t>(mc->nodeNumber.value);
+        if (std::holds_alternative<NodePointGround>(nodes_[n])) ++onGround;
+        else if (nrec[n].nODE2 > 0) ode2 = nrec[n].ode2Begin + mc->coordinate;
+      }
+      if (onGround != 1 || ode2 < 0)
+        refusal = desc + ": markerNumbers = [" + std::to_string(cc->markerNumbers[0].value) + ", " +
+                  std::to_string(cc->markerNumbers[1].value) + "] cannot be eliminated: " + kEliminationRule;
+      else if (cc->velocityLevel)
+        refusal = desc + ": velocityLevel = true cannot be eliminated: the elimination sets the coordinate and its "
+                         "velocity to 0 (position level); use GeneralizedAlpha";
+    }
+    if (!refusal.empty()) {
+      if (L.constraintsEliminable) L.eliminationRefusal = refusal;
+      L.constraintsEliminable = false;
+      continue;
+    }
+    if (!cc->activeConnector) continue;  // lambda = 0: the coordinate stays free
+    ints.insert(ints.end(), {ode2, static_cast<int>(i)});
+    ++L.nEliminated;
+  }
   return L;
 }
 
@@ -1021,6 +1066,10 @@ LayoutView Layout::View() const {
   v.nConstraintNodes = nConstraintNodes;
   v.nConstraintObjects = nConstraintObjects;
   v.planarMarkers = planarMarkers;
+  v.eliminationTable = eliminationTable;
+  v.nEliminated = nEliminated;
+  v.constraintsEliminable = constraintsEliminable ? 1 : 0;
+  v.host = this;
   return v;
 }
 

@@ -67,6 +67,14 @@ void ParameterMap::Define(const std::string& path, const std::string& expression
   definitions_.push_back(std::move(d));
 }
 
+bool ParameterMap::Varies(int thetaIndex) const {
+  for (const auto& b : bindings_)
+    if (b.first == thetaIndex) return true;
+  for (const auto& d : definitions_)
+    if (d->thetaIndex == thetaIndex) return true;
+  return false;
+}
+
 std::string ParameterMap::BuildRow(const Real* parameters, Real* row) const {
   std::copy(theta0_.begin(), theta0_.end(), row);
   for (const auto& [idx, k] : bindings_) row[idx] = parameters[k];

@@ -33,6 +33,10 @@ class ParameterMap {
   /// unknown variable.
   void Define(const std::string& path, const std::string& expression);
 
+  /// True if a binding or definition sets theta slot `thetaIndex` (its value may differ
+  /// between rows); false for a slot that keeps the model's value.
+  bool Varies(int thetaIndex) const;
+
   int NumParameters() const { return static_cast<int>(names_.size()); }
   const std::vector<std::string>& ParameterNames() const { return names_; }
   int ThetaSize() const { return static_cast<int>(theta0_.size()); }

@@ -1,5 +1,6 @@
 // CPU instantiation of the explicit integrators of common/explicit_rk.h (Eigen dense LU for
 // the mass matrix), with sensor recording and the failure messages of the reference solver.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,64 @@ ExplicitParameters ToExplicitParameters(const SimulationSettings& s, DynamicSolv
   p.stepSizeSafety = ti.stepSizeSafety;
   p.reuseConstantMassMatrix = ti.reuseConstantMassMatrix;
   p.computeEndOfStepAccelerations = ti.explicitIntegration.computeEndOfStepAccelerations;
+  p.eliminateConstraints = ti.explicitIntegration.eliminateConstraints;
   return p;
+}
+
+namespace {
+
+/// "'name' (node 3)" from the view's host layout, "(node 3)" without one.
+std::string Label(const LayoutView& L, bool node, int i) {
+  const std::string where = std::string("(") + (node ? "node " : "object ") + std::to_string(i) + ")";
+  if (!L.host) return where;
+  const std::vector<std::string>& names = node ? L.host->nodeNames : L.host->objectNames;
+  return "'" + names[static_cast<size_t>(i)] + "' " + where;
+}
+
+}  // namespace
+
+void CheckExplicitConstraints(const LayoutView& L, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
+                              const std::string& context) {
+  const std::string prefix = context + "DynamicSolverType " + DynamicSolverTypeName(type) + ": ";
+  for (int i = 0; i < L.nNodes; ++i)
+    if (static_cast<NodeKind>(L.node[i].kind) == NodeKind::RigidBodyEP)
+      throw ValidationError(prefix + "NodeRigidBodyEP " + Label(L, true, i) +
+                            " needs the algebraic Euler-parameter norm equation, which explicit solvers cannot "
+                            "integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
+  if (L.nAE == 0 || !eliminateConstraints) return;
+  if (!L.constraintsEliminable)
+    throw ValidationError(prefix + (L.host ? L.host->eliminationRefusal
+                                           : std::string("a constraint cannot be eliminated (eliminateConstraints); use "
+                                                         "GeneralizedAlpha")));
+  if (!theta) return;
+  const std::string msg = EliminatedConstraintError(L, theta);
+  if (!msg.empty()) throw ValidationError(msg);
+}
+
+std::string EliminatedConstraintError(const LayoutView& L, const Real* theta, const std::function<bool(int)>& consider) {
+  for (int k = 0; k < L.nEliminated; ++k) {
+    const int obj = EliminatedConstraint(L, k);
+    const int slot = L.object[obj].theta;  // offset, factorValue1, ...
+    const char* field = nullptr;
+    const char* required = nullptr;
+    Real value = 0;
+    if (theta[slot] != 0 && (!consider || consider(slot))) {
+      field = "offset";
+      required = "0";
+      value = theta[slot];
+    } else if (theta[slot + 1] != 1 && (!consider || consider(slot + 1))) {
+      field = "factorValue1";
+      required = "1";
+      value = theta[slot + 1];
+    } else {
+      continue;
+    }
+    return "ObjectConnectorCoordinate " + Label(L, false, obj) + ": " + field + " = " + FormatReal(value) +
+           " must be " + required +
+           " when an explicit solver eliminates the constraint (eliminateConstraints sets the coordinate to 0); use "
+           "GeneralizedAlpha";
+  }
+  return "";
 }
 
 namespace {
@@ -50,19 +108,17 @@ std::string SingularMassMessage(const LayoutView& L, const Eigen::MatrixXd& M, c
 void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder,
                    const std::vector<std::string>& nodeNames) {
-  for (int i = 0; i < L.nNodes; ++i)
-    if (static_cast<NodeKind>(L.node[i].kind) == NodeKind::RigidBodyEP)
-      throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) + ": NodeRigidBodyEP '" +
-                            nodeNames[static_cast<size_t>(i)] + "' (node " + std::to_string(i) +
-                            ") needs the algebraic Euler-parameter norm equation, which explicit solvers cannot "
-                            "integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
-  if (L.nAE > 0)
-    throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
-                          ": explicit solvers cannot integrate models with algebraic equations (constraints); use "
-                          "GeneralizedAlpha");
   if (!IsExplicitSolverType(type))
     throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
                           " is not an explicit solver type");
+  const bool eliminate = settings.timeIntegration.explicitIntegration.eliminateConstraints;
+  CheckExplicitConstraints(L, theta, type, eliminate, "");
+  if (L.nAE > 0 && !eliminate)  // as Exudyn: a warning, then the constraints are absent
+    std::fprintf(stderr,
+                 "Warning: DynamicSolverType %s with explicitIntegration.eliminateConstraints = false: the explicit "
+                 "solver ignores the constraints (%d algebraic equation%s) and integrates the system as if they were "
+                 "absent (Lagrange multipliers 0)\n",
+                 DynamicSolverTypeName(type), L.nAE, L.nAE == 1 ? "" : "s");
   const int n2 = L.nODE2, n1 = L.nODE1;
   const ExplicitParameters P = ToExplicitParameters(settings, type);
   std::vector<Real> buf(static_cast<size_t>(ExplicitWorkSize(type, n2, n1)), 0.);

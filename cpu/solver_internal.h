@@ -5,6 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "common/explicit_rk.h"
 #include "cpu/simulation.h"
@@ -45,5 +47,22 @@ struct RecorderObserver {
 
 /// Plain parameters of the explicit integrators from the settings (timeIntegration) and type.
 ExplicitParameters ToExplicitParameters(const SimulationSettings& s, DynamicSolverType type);
+
+/// Checks, before anything runs, that an explicit solver of `type` can integrate the model's
+/// algebraic equations as Exudyn's explicit solver does: never NodeRigidBodyEP nodes (their
+/// Euler-parameter norm); with eliminateConstraints every constraint must be eliminable
+/// (Layout::eliminationRefusal) and, if `theta` is given, each eliminated one must have
+/// offset 0 and factorValue1 1 (EliminatedConstraintError). Without eliminateConstraints the
+/// constraints are ignored (no check). Throws ValidationError, the message starting with
+/// `context`, naming the item (by name if the view has its host layout), field, value and rule.
+void CheckExplicitConstraints(const LayoutView& L, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
+                              const std::string& context);
+
+/// The message for the first coordinate constraint of the elimination table whose offset is
+/// not 0 or whose factorValue1 is not 1 in the theta row ("" if none): an explicit solver with
+/// eliminateConstraints sets the coordinate to 0 and would silently drop these values. Only
+/// the theta slots for which `consider` is true are checked (all if it is empty).
+std::string EliminatedConstraintError(const LayoutView& L, const Real* theta,
+                                      const std::function<bool(int)>& consider = {});
 
 }  // namespace mbsweep

@@ -316,3 +316,76 @@ TEST(ExplicitIntegrator, EndlessRejectionStops) {
 
 }  // namespace
 }  // namespace mbsweep
+
+namespace mbsweep {
+namespace {
+
+// The elimination table is structure, decided when the model is compiled: here the y
+// coordinate (global ODE2 index 1) of the oscillator's node, held by the coordinate constraint
+// 'fixY' (object 2). The integrator zeroes it (and its velocity, started at 1, and its
+// acceleration) after every step and leaves x untouched (bit for bit as without the
+// constraint; y and x are uncoupled); it ends with invalid_parameter before the first step
+// where the constraint's theta values cannot be eliminated (offset != 0, factorValue1 != 1)
+// or a constraint is not eliminable; without eliminateConstraints it ignores the constraint
+// (y = t). Fixed steps for all types here (the step-size control would see the free y).
+TEST(ExplicitIntegrator, EliminatesCoordinateConstraints) {
+  Model m, free;
+  for (Model* x : {&m, &free}) test::AddOscillator(*x, 1.0, 100.0, 0.5, 0.1, 0.0);
+  const ObjectIndex fix = CreateCoordinateConstraint(m, "fixY", NodeIndex(0), 1);
+  Simulation sim(m), simFree(free);
+  for (Simulation* s : {&sim, &simFree}) s->SetParameter("node0.initialVelocities[1]", 1);
+  const LayoutView L = sim.GetLayout().View();
+  ASSERT_EQ(L.nEliminated, 1);
+  EXPECT_EQ(EliminatedCoordinate(L, 0), 1);
+  EXPECT_EQ(EliminatedConstraint(L, 0), fix.value);
+  EXPECT_EQ(L.constraintsEliminable, 1);
+  EXPECT_EQ(sim.GetLayout().eliminationRefusal, "");
+  EXPECT_TRUE(ConstraintsEliminable(L, sim.Theta().data()));
+
+  for (const DynamicSolverType type : kExplicitTypes) {
+    SCOPED_TRACE(DynamicSolverTypeName(type));
+    ExplicitParameters P;
+    P.solverType = type;
+    P.automaticStepSize = false;
+    const DirectRun r = RunDirect(sim, P), rf = RunDirect(simFree, P);
+    ASSERT_EQ(r.info.status, SolveStatus::ok);
+    EXPECT_EQ(r.Y[1], 0);
+    EXPECT_EQ(r.Y[3 + 1], 0);
+    EXPECT_EQ(r.a[1], 0);
+    EXPECT_NE(rf.Y[1], 0);  // free: y = t
+    ASSERT_EQ(r.obs.rows.size(), rf.obs.rows.size());
+    int differ = 0;
+    for (size_t k = 0; k < r.obs.rows.size(); ++k) differ += r.obs.rows[k] != rf.obs.rows[k];
+    EXPECT_EQ(differ, 0);
+    P.eliminateConstraints = false;
+    const DirectRun ignored = RunDirect(sim, P);
+    ASSERT_EQ(ignored.info.status, SolveStatus::ok);
+    EXPECT_NEAR(ignored.Y[1], 1.0, 1e-12);
+  }
+  ExplicitParameters P;
+  P.solverType = DynamicSolverType::RK44;
+  sim.SetParameter("fixY.offset", 0.5);
+  EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::invalid_parameter);
+  P.eliminateConstraints = false;
+  EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::ok);
+  P.eliminateConstraints = true;
+  sim.SetParameter("fixY.offset", 0);
+  sim.SetParameter("fixY.factorValue1", -1);
+  EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::invalid_parameter);
+
+  // a distance constraint is not eliminable: invalid_parameter, unless the constraints are ignored
+  Model d;
+  const ObjectIndex ground = CreateGround(d);
+  const auto bob = CreateMassPoint(d, "bob", {1, 0, 0}, 1.0);
+  CreateDistanceConstraint(d, "rod", {ground, bob.body});
+  Simulation sd(d);
+  EXPECT_EQ(sd.GetLayout().View().constraintsEliminable, 0);
+  EXPECT_EQ(sd.GetLayout().View().nEliminated, 0);
+  P.eliminateConstraints = true;
+  EXPECT_EQ(RunDirect(sd, P).info.status, SolveStatus::invalid_parameter);
+  P.eliminateConstraints = false;
+  EXPECT_EQ(RunDirect(sd, P).info.status, SolveStatus::ok);
+}
+
+}  // namespace
+}  // namespace mbsweep

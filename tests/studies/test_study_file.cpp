@@ -156,6 +156,20 @@ simulationSettings:
   EXPECT_EQ(g.settings.linearSolverType, LinearSolverType::EigenSparse);
 }
 
+// explicitIntegration.eliminateConstraints reaches the settings the explicit solvers read
+// (default true, as Exudyn's).
+TEST(StudyFile, ExplicitEliminateConstraints) {
+  const std::string text = R"(model:
+  - NodePoint: {}
+  - ObjectMassPoint: {physicsMass: 1, nodeNumber: 0}
+solver: RK44
+simulationSettings:
+  timeIntegration: {explicitIntegration: {eliminateConstraints: false}}
+)";
+  EXPECT_FALSE(ParseStudyText(text, "e.yaml").settings.timeIntegration.explicitIntegration.eliminateConstraints);
+  EXPECT_TRUE(ParseStudyText(kOscillator, "osc.yaml").settings.timeIntegration.explicitIntegration.eliminateConstraints);
+}
+
 TEST(StudyFile, ObjectivesResolveSensorsAndFiles) {
   const StudyFile f = ParseStudyText(kOscillator, "osc.yaml");
   ASSERT_EQ(f.objectives.objectives.size(), 2u);
