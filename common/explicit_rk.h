@@ -211,6 +211,8 @@ struct ExplicitParameters {
   bool reuseConstantMassMatrix = true;
   bool computeEndOfStepAccelerations = true;  ///< else a and yt stay 0 for the observer
   bool eliminateConstraints = true;   ///< explicitIntegration.eliminateConstraints (see the file comment)
+  Real maximumSolutionNorm = 1e38;    ///< a squared norm of q or v beyond: diverged (mbsweep's addition)
+  int maxStepAttempts = 2147483647;   ///< accepted + rejected steps before budget_exceeded
 };
 
 /// Workspace of one system: pointers to caller-owned arrays (N = 2 nODE2 + nODE1). Which
@@ -409,6 +411,12 @@ class ExplicitIntegrator {
       EliminateAccelerations(w_.a);
       if (n1_ > 0) ComputeODE1RHS(L_, theta_, t, Y + 2 * n2_, w_.yt);
     }
+    Real qSq = 0, vSq = 0;
+    for (int i = 0; i < n2_; ++i) {
+      qSq += Y[i] * Y[i];
+      vSq += Y[n2_ + i] * Y[n2_ + i];
+    }
+    if (!(qSq < P_.maximumSolutionNorm && vSq < P_.maximumSolutionNorm)) return SolveStatus::diverged;
     for (int i = 0; i < N_; ++i)
       if (!detail::IsFiniteReal(Y[i])) return SolveStatus::diverged;
     obs_.OnStep(View(t), final);
@@ -450,6 +458,7 @@ class ExplicitIntegrator {
     Real t = t0;
     for (int step = 0; step < n; ++step) {
       const Real h = step + 1 == n ? tEnd - t : hMax;
+      if (step >= P_.maxStepAttempts) return Fail(info, SolveStatus::budget_exceeded, t, h);
       if (!ComputeStages(t, h, info)) return Fail(info, SolveStatus::singular_matrix, t, h);
       Combine(tab_.b, tab_.stages, h, w_.Yn);
       EliminateCoordinates(w_.Yn);
@@ -474,6 +483,7 @@ class ExplicitIntegrator {
     const Real p = static_cast<Real>(tab_.errorOrder);
     Real lastRejected = -1;  // step size of the last rejection since the last accepted step
     while (t < tEnd - 1e-10) {
+      if (info.steps + info.rejectedSteps >= P_.maxStepAttempts) return Fail(info, SolveStatus::budget_exceeded, t, h);
       const bool last = t + h >= tEnd - 1e-10;
       const Real hStep = last ? tEnd - t : h;
       if (!ComputeStages(t, hStep, info)) return Fail(info, SolveStatus::singular_matrix, t, hStep);
@@ -526,6 +536,7 @@ class ExplicitIntegrator {
     if (!Accelerations(t, w_.Y, w_.Y + n2_, w_.aVV)) return Fail(info, SolveStatus::singular_matrix, t, hMax);
     for (int step = 0; step < n; ++step) {
       const Real h = detail::MinLikeStd(hMax, tEnd - t);
+      if (step >= P_.maxStepAttempts) return Fail(info, SolveStatus::budget_exceeded, t, h);
       Real* q = w_.Y;
       Real* v = w_.Y + n2_;
       Real* y = w_.Y + 2 * n2_;

@@ -6,6 +6,7 @@
 
 #include "common/explicit_rk.h"
 #include "common/rules.h"
+#include "cpu/batch.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
 #include "cpu/solver_internal.h"
@@ -29,6 +30,8 @@ ExplicitParameters ToExplicitParameters(const SimulationSettings& s, DynamicSolv
   p.reuseConstantMassMatrix = ti.reuseConstantMassMatrix;
   p.computeEndOfStepAccelerations = ti.explicitIntegration.computeEndOfStepAccelerations;
   p.eliminateConstraints = ti.explicitIntegration.eliminateConstraints;
+  p.maximumSolutionNorm = ti.newton.maximumSolutionNorm;
+  p.maxStepAttempts = StepAttemptBudget(ti);
   return p;
 }
 
@@ -152,15 +155,13 @@ void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSetti
       ComputeMassMatrix(L, theta, state.q.data(), M);
       throw SolverError(SingularMassMessage(L, M.Matrix(), nodeNames));
     }
-    case SolveStatus::diverged:
-      throw SolverError(name + ": solution diverged (not finite) at t = " + FormatReal(info.t));
     case SolveStatus::step_too_small:
       throw SolverError(name + ": the step-size control cannot make progress at t = " + FormatReal(info.t) +
                         ": the step " + FormatReal(info.h) + " is rejected again and again (error estimate " +
                         FormatReal(info.residual) + ") but is above minimumStepSize = " +
                         FormatReal(P.minimumStepSize) +
                         "; lower minimumStepSize or relax absoluteTolerance/relativeTolerance");
-    default: throw SolverError(name + ": the explicit solver failed at t = " + FormatReal(info.t));
+    default: throw SolverError(name + ": " + DescribeSolveFailure(info, settings, type));
   }
 }
 

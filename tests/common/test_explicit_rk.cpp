@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -270,11 +271,15 @@ TEST(ExplicitIntegrator, FailureStatuses) {
     ExplicitParameters P;
     P.solverType = DynamicSolverType::ExplicitEuler;
     P.numberOfSteps = 1000;  // omega h = 10: grows by ~10 per step, overflows within ~310 steps
+    // |v| passes 1e19 (squared norm 1e38, maximumSolutionNorm) after 16 steps (v0 ~ omega q0 = 1e3)
     const DirectRun r = RunDirect(sim, P);
     EXPECT_EQ(r.info.status, SolveStatus::diverged);
-    EXPECT_GT(r.info.t, 0.2);
-    EXPECT_LT(r.info.t, 0.5);
-    EXPECT_TRUE(std::any_of(r.Y.begin(), r.Y.end(), [](Real x) { return !std::isfinite(x); }));
+    EXPECT_NEAR(r.info.t, 0.016, 0.0025);
+    // without the bound, the run goes on until the squared norm overflows (|v| ~ 1e154)
+    P.maximumSolutionNorm = std::numeric_limits<Real>::infinity();
+    const DirectRun overflow = RunDirect(sim, P);
+    EXPECT_EQ(overflow.info.status, SolveStatus::diverged);
+    EXPECT_NEAR(overflow.info.t, 0.151, 0.0025);
     P.solverType = DynamicSolverType::GeneralizedAlpha;
     EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::invalid_parameter);
   }
@@ -385,6 +390,38 @@ TEST(ExplicitIntegrator, EliminatesCoordinateConstraints) {
   EXPECT_EQ(RunDirect(sd, P).info.status, SolveStatus::invalid_parameter);
   P.eliminateConstraints = false;
   EXPECT_EQ(RunDirect(sd, P).info.status, SolveStatus::ok);
+}
+
+// maxStepAttempts bounds every explicit method: a run that needs more step attempts ends with
+// budget_exceeded at the time it reached (the reference solver reports it in words).
+TEST(ExplicitIntegrator, StepBudget) {
+  Model m;
+  test::AddOscillator(m, 1.0, 100, 0, 0.1, 0);
+  Simulation sim(m);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 100;
+  s.timeIntegration.maxStepAttempts = 10;
+  for (DynamicSolverType type : {DynamicSolverType::RK44, DynamicSolverType::VelocityVerlet}) {
+    const DirectRun r = RunDirect(sim, ParametersOf(s, type));
+    EXPECT_EQ(r.info.status, SolveStatus::budget_exceeded) << DynamicSolverTypeName(type);
+    EXPECT_EQ(r.info.steps, 10);
+    EXPECT_NEAR(r.info.t, 0.1, 1e-14);
+  }
+  const DirectRun adaptive = RunDirect(sim, ParametersOf(s, DynamicSolverType::DOPRI5));
+  EXPECT_EQ(adaptive.info.status, SolveStatus::budget_exceeded);
+  EXPECT_EQ(adaptive.info.steps + adaptive.info.rejectedSteps, 10);
+  s.timeIntegration.maxStepAttempts = 0;  // automatic: 1000 numberOfSteps + 100000
+  EXPECT_EQ(RunDirect(sim, ParametersOf(s, DynamicSolverType::DOPRI5)).info.status, SolveStatus::ok);
+  s.timeIntegration.maxStepAttempts = 10;
+  try {
+    sim.SolveDynamic(s, DynamicSolverType::RK44);
+    FAIL() << "expected SolverError";
+  } catch (const SolverError& e) {
+    EXPECT_NE(std::string(e.what()).find("RK44: the budget of 10 step attempts (timeIntegration.maxStepAttempts) ran "
+                                         "out at t = "),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
