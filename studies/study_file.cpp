@@ -378,12 +378,18 @@ const char* CategoryName(Category c) {
 }
 /// "a node", "an object", ...
 std::string WithArticle(Category c) { return std::string(c == Category::Object ? "an " : "a ") + CategoryName(c); }
-template <class Tag> constexpr Category CategoryOf();
-template <> constexpr Category CategoryOf<NodeTag>() { return Category::Node; }
-template <> constexpr Category CategoryOf<ObjectTag>() { return Category::Object; }
-template <> constexpr Category CategoryOf<MarkerTag>() { return Category::Marker; }
-template <> constexpr Category CategoryOf<LoadTag>() { return Category::Load; }
-template <> constexpr Category CategoryOf<SensorTag>() { return Category::Sensor; }
+/// Category of an index tag (one function rather than specializations, of which clang flags
+/// those no item field uses as unused).
+template <class Tag> constexpr Category CategoryOf() {
+  if constexpr (std::is_same_v<Tag, NodeTag>) return Category::Node;
+  else if constexpr (std::is_same_v<Tag, ObjectTag>) return Category::Object;
+  else if constexpr (std::is_same_v<Tag, MarkerTag>) return Category::Marker;
+  else if constexpr (std::is_same_v<Tag, LoadTag>) return Category::Load;
+  else {
+    static_assert(std::is_same_v<Tag, SensorTag>, "an index tag");
+    return Category::Sensor;
+  }
+}
 
 template <class T, class V> struct IsAlternative : std::false_type {};
 template <class T, class... A> struct IsAlternative<T, std::variant<A...>> : std::bool_constant<(std::is_same_v<T, A> || ...)> {};
