@@ -248,7 +248,7 @@ class GeneralizedAlpha {
             phase_ = Phase::finished;
             return GeneralizedAlphaRequest::finished;
           }
-          if (info_.steps + info_.rejectedSteps >= P_.maxStepAttempts) {
+          if (--attemptsLeft_ < 0) {
             info_.status = SolveStatus::budget_exceeded;
             info_.t = t_;
             info_.h = h_;
@@ -587,6 +587,7 @@ class GeneralizedAlpha {
     hMax_ = (P_.endTime - P_.startTime) / P_.numberOfSteps;
     h_ = hMax_;
     goodSteps_ = 0;
+    attemptsLeft_ = P_.maxStepAttempts;
     haveJacobian_ = false;
     phase_ = Phase::stepStart;
   }
@@ -673,14 +674,6 @@ class GeneralizedAlpha {
     if (diverged || residualSq_ > 4 * lastSq || fullNewton_) RestartStep();  // contractivity > 2
   }
 
-  /// True if the converged iterate's q, v and a each have a squared norm below
-  /// maximumSolutionNorm (q and v from the last update, a summed here once per step).
-  MBS_HD bool AcceptedStateBounded() const {
-    Real aSq = 0;
-    for (int i = 0; i < n2_; ++i) aSq += w_.a[i] * w_.a[i];
-    return normQSq_ < P_.maximumSolutionNorm && normVSq_ < P_.maximumSolutionNorm && aSq < P_.maximumSolutionNorm;
-  }
-
   /// The step attempt ends with status st (EndStep follows in Advance).
   MBS_HD void StepEnds(SolveStatus st) {
     stepStatus_ = st;
@@ -691,18 +684,9 @@ class GeneralizedAlpha {
   /// the run with a failure status).
   MBS_HD void EndStep(SolveStatus st) {
     phase_ = Phase::stepStart;
-    if (st == SolveStatus::ok && !AcceptedStateBounded()) {
-      // a converged step whose solution is beyond maximumSolutionNorm (a linear system
-      // converges whatever the size of its solution; a mass of 1e-300 kg gives accelerations
-      // of 1e300): mbsweep's addition to the reference's rules, so that such a run is not ok
-      info_.status = SolveStatus::diverged;
-      info_.t = t_;
-      info_.h = hStep_;
-      info_.residual = sqrt(residualSq_);
-      phase_ = Phase::finished;
-      return;
-    }
     if (st == SolveStatus::ok) {
+      // the squared norm of a, summed where the update of a_alg reads a anyway
+      Real aSq = 0;
       if (!P_.useNewmark) {
         // A system at rest keeps an algorithmic mode that decays by -alpha_m/(1 - alpha_m) per
         // step into the subnormal range and then sits at the smallest subnormal for good. On
@@ -712,9 +696,24 @@ class GeneralizedAlpha {
         constexpr Real kSmallestNormal = 2.2250738585072014e-308;
         MBS_NO_OVERLAP
         for (int i = 0; i < n2_; ++i) {
-          const Real x = w_.aAlg[i] + aAlgFactor_ * w_.a[i];
+          const Real ai = w_.a[i];
+          const Real x = w_.aAlg[i] + aAlgFactor_ * ai;
           w_.aAlg[i] = fabs(x) < kSmallestNormal ? Real(0) : x;
+          aSq += ai * ai;
         }
+      } else {
+        for (int i = 0; i < n2_; ++i) aSq += w_.a[i] * w_.a[i];
+      }
+      if (!(normQSq_ < P_.maximumSolutionNorm && normVSq_ < P_.maximumSolutionNorm && aSq < P_.maximumSolutionNorm)) {
+        // a converged step whose solution is beyond maximumSolutionNorm (a linear system
+        // converges whatever the size of its solution; a mass of 1e-300 kg gives accelerations
+        // of 1e302): mbsweep's addition to the reference's rules, so that such a run is not ok
+        info_.status = SolveStatus::diverged;
+        info_.t = t_;
+        info_.h = hStep_;
+        info_.residual = sqrt(residualSq_);
+        phase_ = Phase::finished;
+        return;
       }
       t_ = t_ + hStep_ >= P_.endTime - 1e-10 ? P_.endTime : t_ + hStep_;
       ++info_.steps;
@@ -801,6 +800,7 @@ class GeneralizedAlpha {
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
   bool variableForces_ = true;   ///< the variable force list adds something (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
+  int attemptsLeft_ = 0;           ///< step attempts left of maxStepAttempts
   // Newton state of the current step attempt
   int iterations_ = 0;
   Real residualSq_ = 0, r0Sq_ = 0, lastResidualSq_ = 0;  ///< squared residual norms
