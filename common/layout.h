@@ -61,9 +61,6 @@ struct LayoutView {
   /// 1 if an explicit solver can eliminate every algebraic equation (no node equations,
   /// every constraint object an eliminable coordinate constraint: layout_records.h)
   int constraintsEliminable = 1;
-  /// Host only: the Layout this view was made from (item names for messages); nullptr in
-  /// device copies and in views not made by Layout::View().
-  const Layout* host = nullptr;
 };
 
 /// Owning, host-side compiled layout.

@@ -1069,7 +1069,6 @@ LayoutView Layout::View() const {
   v.eliminationTable = eliminationTable;
   v.nEliminated = nEliminated;
   v.constraintsEliminable = constraintsEliminable ? 1 : 0;
-  v.host = this;
   return v;
 }
 

@@ -127,18 +127,17 @@ BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std:
   p.rowErrors.resize(static_cast<size_t>(p.nSystems));
   // explicit solvers that eliminate coordinate constraints refuse an offset or factorValue1
   // they would drop: the model's value before anything runs, a study's value per system
-  const LayoutView L = layout.View();
   const bool eliminate = IsExplicitSolverType(solver) && settings.timeIntegration.explicitIntegration.eliminateConstraints;
   if (eliminate) {
     const std::string fixed =
-        EliminatedConstraintError(L, map.Theta0().data(), [&map](int slot) { return !map.Varies(slot); });
+        EliminatedConstraintError(layout, map.Theta0().data(), [&map](int slot) { return !map.Varies(slot); });
     if (!fixed.empty()) throw ValidationError("batch evaluation: " + fixed);
   }
   for (int i = 0; i < p.nSystems; ++i) {
     Real* row = p.theta.data() + i * nt;
     std::string& error = p.rowErrors[static_cast<size_t>(i)];
     error = map.BuildRow(parameters.data() + static_cast<size_t>(i) * static_cast<size_t>(np), row);
-    if (error.empty() && eliminate) error = EliminatedConstraintError(L, row);
+    if (error.empty() && eliminate) error = EliminatedConstraintError(layout, row);
   }
   return p;
 }
@@ -150,7 +149,7 @@ void CheckBatchProblem(const BatchProblem& p) {
   // the theta values (offset, factorValue1) are per system: MakeBatch's row errors, and the
   // integrator's invalid_parameter for rows built otherwise
   if (IsExplicitSolverType(p.solver))
-    CheckExplicitConstraints(L, nullptr, p.solver, p.settings.timeIntegration.explicitIntegration.eliminateConstraints,
+    CheckExplicitConstraints(*p.layout, nullptr, p.solver, p.settings.timeIntegration.explicitIntegration.eliminateConstraints,
                              "batch evaluation: ");
   const int n = L.nODE2 + L.nODE1 + L.nAE;
   if (BatchCapacityFor(n) == 0)

@@ -234,7 +234,7 @@ void Simulation::SolveDynamic(const SimulationSettings& settings, DynamicSolverT
   const bool implicit = solverType == DynamicSolverType::GeneralizedAlpha || solverType == DynamicSolverType::TrapezoidalIndex2;
   SensorRecorder rec(model_, layout_, settings, implicit ? "implicit second order time integration" : "explicit time integration");
   if (implicit) SolveImplicit(layout_, theta_.data(), settings, solverType, state_, stats_, &rec);
-  else SolveExplicit(layout_.View(), theta_.data(), settings, solverType, state_, stats_, &rec, layout_.nodeNames);
+  else SolveExplicit(layout_, theta_.data(), settings, solverType, state_, stats_, &rec);
   rec.Close();
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);

@@ -118,9 +118,8 @@ class Simulation {
 };
 
 // Solver entry points (one system, theta row given); used by Simulation.
-void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
-                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder,
-                   const std::vector<std::string>& nodeNames);
+void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
+                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder);
 void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder);
 /// Throws ValidationError naming the constraints if C_q has dependent rows at state s.

@@ -37,35 +37,32 @@ ExplicitParameters ToExplicitParameters(const SimulationSettings& s, DynamicSolv
 
 namespace {
 
-/// "'name' (node 3)" from the view's host layout, "(node 3)" without one.
-std::string Label(const LayoutView& L, bool node, int i) {
-  const std::string where = std::string("(") + (node ? "node " : "object ") + std::to_string(i) + ")";
-  if (!L.host) return where;
-  const std::vector<std::string>& names = node ? L.host->nodeNames : L.host->objectNames;
-  return "'" + names[static_cast<size_t>(i)] + "' " + where;
+/// "'name' (node 3)".
+std::string Label(const Layout& layout, bool node, int i) {
+  const std::vector<std::string>& names = node ? layout.nodeNames : layout.objectNames;
+  return "'" + names[static_cast<size_t>(i)] + "' (" + (node ? "node " : "object ") + std::to_string(i) + ")";
 }
 
 }  // namespace
 
-void CheckExplicitConstraints(const LayoutView& L, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
+void CheckExplicitConstraints(const Layout& layout, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
                               const std::string& context) {
+  const LayoutView L = layout.View();
   const std::string prefix = context + "DynamicSolverType " + DynamicSolverTypeName(type) + ": ";
   for (int i = 0; i < L.nNodes; ++i)
     if (static_cast<NodeKind>(L.node[i].kind) == NodeKind::RigidBodyEP)
-      throw ValidationError(prefix + "NodeRigidBodyEP " + Label(L, true, i) +
+      throw ValidationError(prefix + "NodeRigidBodyEP " + Label(layout, true, i) +
                             " needs the algebraic Euler-parameter norm equation, which explicit solvers cannot "
                             "integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
   if (L.nAE == 0 || !eliminateConstraints) return;
-  if (!L.constraintsEliminable)
-    throw ValidationError(prefix + (L.host ? L.host->eliminationRefusal
-                                           : std::string("a constraint cannot be eliminated (eliminateConstraints); use "
-                                                         "GeneralizedAlpha")));
+  if (!L.constraintsEliminable) throw ValidationError(prefix + layout.eliminationRefusal);
   if (!theta) return;
-  const std::string msg = EliminatedConstraintError(L, theta);
+  const std::string msg = EliminatedConstraintError(layout, theta);
   if (!msg.empty()) throw ValidationError(msg);
 }
 
-std::string EliminatedConstraintError(const LayoutView& L, const Real* theta, const std::function<bool(int)>& consider) {
+std::string EliminatedConstraintError(const Layout& layout, const Real* theta, const std::function<bool(int)>& consider) {
+  const LayoutView L = layout.View();
   for (int k = 0; k < L.nEliminated; ++k) {
     const int obj = EliminatedConstraint(L, k);
     const int slot = L.object[obj].theta;  // offset, factorValue1, ...
@@ -83,7 +80,7 @@ std::string EliminatedConstraintError(const LayoutView& L, const Real* theta, co
     } else {
       continue;
     }
-    return "ObjectConnectorCoordinate " + Label(L, false, obj) + ": " + field + " = " + FormatReal(value) +
+    return "ObjectConnectorCoordinate " + Label(layout, false, obj) + ": " + field + " = " + FormatReal(value) +
            " must be " + required +
            " when an explicit solver eliminates the constraint (eliminateConstraints sets the coordinate to 0); use "
            "GeneralizedAlpha";
@@ -108,14 +105,14 @@ std::string SingularMassMessage(const LayoutView& L, const Eigen::MatrixXd& M, c
 
 }  // namespace
 
-void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
-                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder,
-                   const std::vector<std::string>& nodeNames) {
+void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
+                   SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
+  const LayoutView L = layout.View();
   if (!IsExplicitSolverType(type))
     throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
                           " is not an explicit solver type");
   const bool eliminate = settings.timeIntegration.explicitIntegration.eliminateConstraints;
-  CheckExplicitConstraints(L, theta, type, eliminate, "");
+  CheckExplicitConstraints(layout, theta, type, eliminate, "");
   if (L.nAE > 0 && !eliminate)  // as Exudyn: a warning, then the constraints are absent
     std::fprintf(stderr,
                  "Warning: DynamicSolverType %s with explicitIntegration.eliminateConstraints = false: the explicit "
@@ -153,7 +150,7 @@ void SolveExplicit(const LayoutView& L, const Real* theta, const SimulationSetti
       EigenDenseLA M;
       M.Resize(n2);
       ComputeMassMatrix(L, theta, state.q.data(), M);
-      throw SolverError(SingularMassMessage(L, M.Matrix(), nodeNames));
+      throw SolverError(SingularMassMessage(L, M.Matrix(), layout.nodeNames));
     }
     case SolveStatus::step_too_small:
       throw SolverError(name + ": the step-size control cannot make progress at t = " + FormatReal(info.t) +

@@ -28,7 +28,6 @@ struct DeviceLayout {
     if (h.empty()) h.push_back(0);
     data.CopyFromHost(h.data(), h.size(), s);
     view = layout.View();
-    view.host = nullptr;  // a host pointer has no meaning on the device
     int* base = data.get();
     view.node = reinterpret_cast<const ItemRec*>(base + oNode);
     view.object = reinterpret_cast<const ItemRec*>(base + oObj);
