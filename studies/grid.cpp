@@ -81,27 +81,24 @@ double MulThenAdd(double a, double b, double c) {
 }
 }  // namespace
 
+double Spacing::At(long long i) const {
+  const long long div = n - 1;
+  const double delta = stop - start;
+  if (div <= 0) return MulThenAdd(static_cast<double>(i), delta, start);
+  if (i == div) return stop;
+  const double step = delta / static_cast<double>(div);
+  if (step == 0)  // numpy's special case for denormal steps (gh-5437)
+    return MulThenAdd(static_cast<double>(i) / static_cast<double>(div), delta, start);
+  return MulThenAdd(static_cast<double>(i), step, start);
+}
+
 std::vector<double> Linspace(double start, double stop, long long n) {
   if (n < 0)
     throw ValidationError("linspace: n = " + std::to_string(n) + " violates UInt (" +
                           RuleCondition(Rule::UInt) + ")");
+  const Spacing s{start, stop, n};
   std::vector<double> y(static_cast<std::size_t>(n));
-  const long long div = n - 1;
-  const double delta = stop - start;
-  if (div > 0) {
-    const double step = delta / static_cast<double>(div);
-    if (step == 0) {  // numpy's special case for denormal steps (gh-5437)
-      for (long long i = 0; i < n; ++i)
-        y[static_cast<std::size_t>(i)] =
-            MulThenAdd(static_cast<double>(i) / static_cast<double>(div), delta, start);
-    } else {
-      for (long long i = 0; i < n; ++i)
-        y[static_cast<std::size_t>(i)] = MulThenAdd(static_cast<double>(i), step, start);
-    }
-    y[static_cast<std::size_t>(n - 1)] = stop;
-  } else {
-    for (long long i = 0; i < n; ++i) y[static_cast<std::size_t>(i)] = MulThenAdd(static_cast<double>(i), delta, start);
-  }
+  for (long long i = 0; i < n; ++i) y[static_cast<std::size_t>(i)] = s.At(i);
   return y;
 }
 
@@ -224,18 +221,30 @@ std::string RuleText(Rule r) { return std::string(RuleName(r)) + " (" + RuleCond
 
 }  // namespace
 
+double ParameterGrid::Axis_::At(std::uint64_t i) const {
+  if (!list.empty()) return list[static_cast<std::size_t>(i)];
+  double v = spacing.At(static_cast<long long>(i));
+  if (log) v = std::pow(10.0, v);
+  return isInt ? std::trunc(v) : v;  // Python int() truncates toward zero
+}
+
+std::vector<double> ParameterGrid::Axis(std::size_t k) const {
+  std::vector<double> v(static_cast<std::size_t>(axes_[k].Size()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = axes_[k].At(i);
+  return v;
+}
+
 ParameterGrid::ParameterGrid(std::vector<ParameterRange> ranges, bool useLogSpace)
     : ranges_(std::move(ranges)), useLogSpace_(useLogSpace) {
   const std::size_t dim = ranges_.size();
   axes_.resize(dim);
-  isInt_.assign(dim, false);
   std::set<std::string> seen;
   for (std::size_t k = 0; k < dim; ++k) {
     const ParameterRange& r = ranges_[k];
     if (r.name.empty()) throw ValidationError("parameter " + std::to_string(k) + ": empty name");
     if (!seen.insert(r.name).second)
       throw ValidationError("parameter '" + r.name + "': duplicate name (parameter " + std::to_string(k) + ")");
-    std::vector<double>& axis = axes_[k];
+    Axis_& axis = axes_[k];
     if (r.kind == ParameterRange::Kind::Tuple) {
       if (!SatisfiesRule(r.count, Rule::PInt) || r.count > 9.0e15)
         Violation(r.name, "n", PyStr(r.count), RuleText(Rule::PInt));
@@ -248,37 +257,38 @@ ParameterGrid::ParameterGrid(std::vector<ParameterRange> ranges, bool useLogSpac
         if (!(r.begin.value > 0))
           Violation(r.name, "begin", PyStr(r.begin), RuleText(Rule::PReal) + " with log spacing");
         if (!(r.end.value > 0)) Violation(r.name, "end", PyStr(r.end), RuleText(Rule::PReal) + " with log spacing");
-        axis = Logspace(std::log10(r.begin.value), std::log10(r.end.value), n);
+        axis.spacing = Spacing{std::log10(r.begin.value), std::log10(r.end.value), n};
+        axis.log = true;
       } else {
-        axis = Linspace(r.begin.value, r.end.value, n);
+        axis.spacing = Spacing{r.begin.value, r.end.value, n};
       }
       // Exudyn: int type if begin and end are ints and (end-begin+1)/n is integral (Python
       // divides the exact integers; up to 2^64, exact in a long double's 64-bit mantissa)
       if (r.begin.isInt && r.end.isInt) {
         const long double span = static_cast<long double>(r.end.intValue) - static_cast<long double>(r.begin.intValue) + 1;
         const double step = static_cast<double>(span / static_cast<long double>(r.count));
-        isInt_[k] = step == std::trunc(step);
+        axis.isInt = step == std::trunc(step);
       }
-      if (isInt_[k])
-        for (double& v : axis) {
-          v = std::trunc(v);  // Python int() truncates toward zero
-          // the results files print int values as int64: a value beyond would print another number
-          if (!(v >= -0x1p63 && v < 0x1p63))
-            Violation(r.name, "end", PyStr(r.end),
-                      "the int64 range of int-type grid values, [-2^63, 2^63) (the grid reaches " + PyStr(v) + ")");
-        }
+      // the results files print int values as int64: a value beyond would print another
+      // number (the axis is monotone: its ends bound it)
+      for (const std::uint64_t i : {std::uint64_t(0), static_cast<std::uint64_t>(n - 1)}) {
+        const double v = axis.At(i);
+        if (axis.isInt && !(v >= -0x1p63 && v < 0x1p63))
+          Violation(r.name, "end", PyStr(r.end),
+                    "the int64 range of int-type grid values, [-2^63, 2^63) (the grid reaches " + PyStr(v) + ")");
+      }
     } else {
       if (r.values.empty())
         Violation(r.name, "list size", "0", RuleText(Rule::PInt) + "; an empty list gives no grid points");
       bool allInt = true;
-      axis.reserve(r.values.size());
+      axis.list.reserve(r.values.size());
       for (std::size_t i = 0; i < r.values.size(); ++i) {
         if (!std::isfinite(r.values[i].value))
           Violation(r.name, "list[" + std::to_string(i) + "]", PyStr(r.values[i]), RuleText(Rule::Real));
         allInt = allInt && r.values[i].isInt;
-        axis.push_back(r.values[i].value);
+        axis.list.push_back(r.values[i].value);
       }
-      isInt_[k] = allInt;
+      axis.isInt = allInt;
     }
   }
   strides_.assign(dim, 1);
@@ -286,7 +296,7 @@ ParameterGrid::ParameterGrid(std::vector<ParameterRange> ranges, bool useLogSpac
   size_ = 1;
   for (std::size_t kk = dim; kk-- > 0;) {
     strides_[kk] = size_;
-    const std::uint64_t nk = axes_[kk].size();
+    const std::uint64_t nk = axes_[kk].Size();
     if (size_ > limit / nk)
       throw ValidationError("parameter grid: more than 2^63 points (at parameter '" + ranges_[kk].name + "')");
     size_ *= nk;
@@ -301,7 +311,7 @@ std::vector<std::string> ParameterGrid::Names() const {
 }
 
 void ParameterGrid::SubIndices(std::uint64_t flat, std::size_t* sub) const {
-  for (std::size_t k = 0; k < axes_.size(); ++k) sub[k] = static_cast<std::size_t>((flat / strides_[k]) % axes_[k].size());
+  for (std::size_t k = 0; k < axes_.size(); ++k) sub[k] = static_cast<std::size_t>((flat / strides_[k]) % axes_[k].Size());
 }
 
 std::vector<std::size_t> ParameterGrid::SubIndices(std::uint64_t flat) const {
@@ -316,16 +326,16 @@ std::uint64_t ParameterGrid::FlatIndex(const std::vector<std::size_t>& sub) cons
                           std::to_string(axes_.size()) + " parameters");
   std::uint64_t flat = 0;
   for (std::size_t k = 0; k < sub.size(); ++k) {
-    if (sub[k] >= axes_[k].size())
+    if (sub[k] >= axes_[k].Size())
       throw ValidationError("parameter '" + ranges_[k].name + "': sub-index " + std::to_string(sub[k]) +
-                            " out of range (n = " + std::to_string(axes_[k].size()) + ")");
+                            " out of range (n = " + std::to_string(axes_[k].Size()) + ")");
     flat += sub[k] * strides_[k];
   }
   return flat;
 }
 
 double ParameterGrid::Value(std::uint64_t flat, std::size_t k) const {
-  return axes_[k][static_cast<std::size_t>((flat / strides_[k]) % axes_[k].size())];
+  return axes_[k].At((flat / strides_[k]) % axes_[k].Size());
 }
 
 void ParameterGrid::Point(std::uint64_t flat, double* out) const {
@@ -342,7 +352,7 @@ std::vector<PyNumber> ParameterGrid::PyPoint(std::uint64_t flat) const {
   std::vector<PyNumber> p(axes_.size());
   for (std::size_t k = 0; k < axes_.size(); ++k) {
     const double v = Value(flat, k);
-    p[k] = isInt_[k] ? PyNumber::Int(static_cast<long long>(v)) : PyNumber::Float(v);
+    p[k] = axes_[k].isInt ? PyNumber::Int(static_cast<long long>(v)) : PyNumber::Float(v);
   }
   return p;
 }
@@ -377,9 +387,9 @@ void ParameterGrid::FillChunk(std::uint64_t begin, std::uint64_t end, GridChunk&
   std::vector<std::size_t> sub = SubIndices(begin);  // odometer, last index fastest
   double* out = chunk.values.data();
   for (std::uint64_t f = begin; f < end; ++f) {
-    for (std::size_t k = 0; k < dim; ++k) *out++ = axes_[k][sub[k]];
+    for (std::size_t k = 0; k < dim; ++k) *out++ = axes_[k].At(sub[k]);
     for (std::size_t k = dim; k-- > 0;) {
-      if (++sub[k] < axes_[k].size()) break;
+      if (++sub[k] < axes_[k].Size()) break;
       sub[k] = 0;
     }
   }

@@ -62,6 +62,12 @@ std::string PyStrList(const std::vector<PyNumber>& values);
 /// step = (stop-start)/(n-1) (for a zero step: (i/(n-1))*(stop-start) + start), y[n-1] = stop;
 /// n == 1 gives [start]; n == 0 gives []. Throws ValidationError for n < 0.
 std::vector<double> Linspace(double start, double stop, long long n);
+/// Element i of numpy.linspace(start, stop, n), computed alone (the same value as in Linspace).
+struct Spacing {
+  double start = 0, stop = 0;
+  long long n = 0;
+  double At(long long i) const;
+};
 /// numpy.logspace(start, stop, n) = 10**linspace(start, stop, n), computed with std::pow
 /// (the grid passes start = std::log10(begin), stop = std::log10(end), as Exudyn does with
 /// np.log10). Bit-equal to numpy when numpy evaluates log10/power with the C library (its
@@ -134,10 +140,11 @@ class ParameterGrid {
   bool UseLogSpace() const { return useLogSpace_; }
   const std::vector<ParameterRange>& Ranges() const { return ranges_; }
   std::vector<std::string> Names() const;
-  /// Values of parameter k (after Exudyn's int()/float() cast), length n_k.
-  const std::vector<double>& Axis(std::size_t k) const { return axes_[k]; }
+  /// Values of parameter k (after Exudyn's int()/float() cast), length n_k (materialized;
+  /// the grid itself computes a range's values when they are needed).
+  std::vector<double> Axis(std::size_t k) const;
   /// True if parameter k is Exudyn "int type" (its values are Python ints).
-  bool IsIntType(std::size_t k) const { return isInt_[k]; }
+  bool IsIntType(std::size_t k) const { return axes_[k].isInt; }
 
   /// Sub-indices of a flat index, last index fastest (Exudyn's SingleIndex2SubIndices).
   void SubIndices(std::uint64_t flat, std::size_t* sub) const;
@@ -168,10 +175,19 @@ class ParameterGrid {
   std::vector<std::vector<double>> Columns() const;
 
  private:
+  /// One parameter's values: a list, or a (begin, end, n) range computed on demand (a range of
+  /// 1e9 values costs no memory).
+  struct Axis_ {
+    std::vector<double> list;  ///< list ranges
+    Spacing spacing;           ///< tuple ranges (list empty): linspace, or its exponents with log
+    bool log = false;
+    bool isInt = false;
+    std::uint64_t Size() const { return list.empty() ? static_cast<std::uint64_t>(spacing.n) : list.size(); }
+    double At(std::uint64_t i) const;
+  };
   std::vector<ParameterRange> ranges_;
   bool useLogSpace_ = false;
-  std::vector<std::vector<double>> axes_;
-  std::vector<bool> isInt_;
+  std::vector<Axis_> axes_;
   std::vector<std::uint64_t> strides_;  ///< product of later sizes
   std::uint64_t size_ = 1;
 };

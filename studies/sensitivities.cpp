@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/rules.h"
+#include "studies/memory_limit.h"
 
 namespace mbsweep {
 namespace {
@@ -24,6 +25,16 @@ void Validate(const std::vector<SensitivityParameter>& parameters) {
       throw ValidationError(where + ": relStep = " + FormatReal(p.relStep) + " must be finite and non-zero");
     if (p.n < 0) throw ValidationError(where + ": n = " + std::to_string(p.n) + " must be >= 0");
   }
+  // the reference, then 2n points (or 1 with n = 0) per parameter, all in one batch
+  double points = 1;
+  for (const SensitivityParameter& p : parameters) points += p.n == 0 ? 1.0 : 2.0 * p.n;
+  if (points > 2147483647.0)
+    throw ValidationError("ComputeSensitivities: " + FormatReal(points) +
+                          " points violate points <= 2^31-1 (they are evaluated as one batch); use smaller n");
+  RequireMemory(points * (8.0 * static_cast<double>(parameters.size()) + 64.0),
+                "ComputeSensitivities: " + FormatReal(points) + " points x " + std::to_string(parameters.size()) +
+                    " parameters",
+                "use smaller n");
 }
 
 }  // namespace
@@ -40,8 +51,8 @@ SensitivityPoints SensitivityPointsFor(const std::vector<SensitivityParameter>& 
       points.back()[i] = p.ref * (1.0 + p.relStep);
       continue;
     }
-    for (int k = 0; k < 2 * p.n; ++k) {
-      const int j = k < p.n ? k - p.n : k - p.n + 1;
+    for (long long k = 0; k < 2LL * p.n; ++k) {
+      const long long j = k < p.n ? k - p.n : k - p.n + 1;
       points.push_back(ref);
       double& v = points.back()[i];
       v = p.ref * (1.0 + static_cast<double>(j) * p.relStep);

@@ -291,6 +291,20 @@ TEST(ParameterGrid, ValidationErrors) {
   EXPECT_EQ(ParameterGrid({T("e", 3, 3, 2)}).Axis(0), (std::vector<double>{3, 3}));
 }
 
+// A range's values are computed when needed, bit-equal to numpy.linspace: a grid of 1e9
+// points on one axis costs no memory (its axis alone was 8 GB).
+TEST(ParameterGrid, LargeRangesAreNotMaterialized) {
+  const ParameterGrid g({ParameterRange::Tuple("m", 1.0, 2.0, 1e9)});
+  EXPECT_EQ(g.Size(), 1000000000u);
+  EXPECT_EQ(g.Value(0, 0), 1.0);
+  EXPECT_EQ(g.Value(999999999, 0), 2.0);
+  const std::vector<double> small = Linspace(1.0, 2.0, 1001);
+  const ParameterGrid s({ParameterRange::Tuple("m", 1.0, 2.0, 1001)}, false);
+  for (std::uint64_t i = 0; i < small.size(); ++i) EXPECT_EQ(s.Value(i, 0), small[i]) << i;
+  const ParameterGrid l({ParameterRange::Tuple("m", 1.0, 1000.0, 7)}, true);
+  EXPECT_EQ(l.Axis(0), Logspace(0.0, 3.0, 7));
+}
+
 TEST(ParameterRange, PythonStringAndParse) {
   EXPECT_EQ(T("m", 1, 10, 2).ToPythonString(), "(1, 10, 2)");
   EXPECT_EQ(ParameterRange::Tuple("m", 1.5, 1.7, 16).ToPythonString(), "(1.5, 1.7, 16)");

@@ -145,6 +145,14 @@ TEST(Sensitivities, NaNPropagatesAndValidation) {
   EXPECT_THROW(ComputeSensitivities({{"a", 1.0}, {"a", 2.0}}, fn.Objective()), ValidationError);
   EXPECT_THROW(ComputeSensitivities({{"a", 1.0, 1e-3, -1}}, fn.Objective()), ValidationError);
   EXPECT_THROW(ComputeSensitivities({{"a", 1.0, 0.0}}, fn.Objective()), ValidationError);
+  // 2n points of n = 2^31-1 (the signed 2n overflowed) are more than one batch holds
+  try {
+    SensitivityPointsFor({{"a", 1.6, 1e-3, 2147483647}});
+    ADD_FAILURE() << "no ValidationError";
+  } catch (const ValidationError& e) {
+    EXPECT_STREQ(e.what(), "ComputeSensitivities: 4294967295 points violate points <= 2^31-1 (they are evaluated as "
+                           "one batch); use smaller n");
+  }
   const SensitivityObjective shortAnswer = [](const SensitivityPoints&) {
     return std::vector<std::vector<double>>{{1.0}};
   };
