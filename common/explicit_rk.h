@@ -27,8 +27,9 @@
 /// Observer:   OnStart(const StateView&); OnStep(const StateView&, bool final).
 ///
 /// No allocation, no exceptions: failures end the run with a SolveStatus in SolveInfo
-/// (singular_matrix: the mass matrix could not be factorized; diverged: a non-finite state
-/// after a step; step_too_small: the step-size control cannot make progress, see Run()).
+/// (singular_matrix: the mass matrix could not be factorized; diverged: a non-finite state,
+/// or a squared norm of q or v beyond maximumSolutionNorm, after a step; step_too_small: the
+/// step-size control cannot make progress, see Run(); budget_exceeded: maxStepAttempts ran out).
 #pragma once
 
 #include <cfloat>
