@@ -417,8 +417,9 @@ class ExplicitIntegrator {
       qSq += Y[i] * Y[i];
       vSq += Y[n2_ + i] * Y[n2_ + i];
     }
+    // false for NaN and infinities too: the finiteness of q and v needs no loop of its own
     if (!(qSq < P_.maximumSolutionNorm && vSq < P_.maximumSolutionNorm)) return SolveStatus::diverged;
-    for (int i = 0; i < N_; ++i)
+    for (int i = 2 * n2_; i < N_; ++i)
       if (!detail::IsFiniteReal(Y[i])) return SolveStatus::diverged;
     obs_.OnStep(View(t), final);
     return SolveStatus::ok;

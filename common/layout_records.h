@@ -134,11 +134,16 @@ MBS_HD_INLINE int ConstraintObject(const LayoutView& L, int k) {
   return L.ints[L.constraintList + L.nConstraintNodes + k];
 }
 
-/// Global ODE2 index of the k-th coordinate that explicit solvers eliminate (k < nEliminated).
-MBS_HD_INLINE int EliminatedCoordinate(const LayoutView& L, int k) { return L.ints[L.eliminationTable + 2 * k]; }
-/// Object index of the coordinate constraint of the k-th eliminated coordinate.
-MBS_HD_INLINE int EliminatedConstraint(const LayoutView& L, int k) { return L.ints[L.eliminationTable + 2 * k + 1]; }
+/// Ints per entry of the elimination table: [ode2, object].
 constexpr int kEliminationEntryInts = 2;
+/// Global ODE2 index of the k-th coordinate that explicit solvers eliminate (k < nEliminated).
+MBS_HD_INLINE int EliminatedCoordinate(const LayoutView& L, int k) {
+  return L.ints[L.eliminationTable + kEliminationEntryInts * k];
+}
+/// Object index of the coordinate constraint of the k-th eliminated coordinate.
+MBS_HD_INLINE int EliminatedConstraint(const LayoutView& L, int k) {
+  return L.ints[L.eliminationTable + kEliminationEntryInts * k + 1];
+}
 
 /// True if an explicit solver with eliminateConstraints can integrate the model with this
 /// theta row: every algebraic equation is eliminable (constraintsEliminable) and each

@@ -46,9 +46,11 @@ std::string DescribeSolveFailure(const SolveInfo& info, const SimulationSettings
     case SolveStatus::step_too_small:
       return implicit ? "Newton did not converge and the step size cannot be reduced below minimumStepSize = " +
                             FormatReal(ti.minimumStepSize) + atWithResidual
-                      : "the step-size control cannot meet the tolerances (absoluteTolerance = " +
-                            FormatReal(ti.absoluteTolerance) + ", relativeTolerance = " + FormatReal(ti.relativeTolerance) +
-                            ") with steps above minimumStepSize = " + FormatReal(ti.minimumStepSize) + at;
+                      : "the step-size control cannot make progress at t = " + FormatReal(info.t) + ": the step " +
+                            FormatReal(info.h) + " is rejected again and again (error estimate " +
+                            FormatReal(info.residual) + ") but is above minimumStepSize = " +
+                            FormatReal(ti.minimumStepSize) +
+                            "; lower minimumStepSize or relax absoluteTolerance/relativeTolerance";
     case SolveStatus::diverged:
       return "the solution diverged (not finite, or a squared norm of the coordinates, velocities or "
              "accelerations beyond newton.maximumSolutionNorm = " +

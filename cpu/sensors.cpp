@@ -198,9 +198,6 @@ void SensorRecorder::Step(const LayoutView& L, const Real* theta, const SystemSt
     Record(L, theta, s);
     schedule_.Advance(s.t);
   }
-  if (final)
-    for (auto& sink : sinks_)
-      if (sink->file.IsOpen()) sink->file.Flush();
 }
 
 // --------------------------------------------------------------------------------------

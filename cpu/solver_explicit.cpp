@@ -152,12 +152,6 @@ void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSett
       ComputeMassMatrix(L, theta, state.q.data(), M);
       throw SolverError(SingularMassMessage(L, M.Matrix(), layout.nodeNames));
     }
-    case SolveStatus::step_too_small:
-      throw SolverError(name + ": the step-size control cannot make progress at t = " + FormatReal(info.t) +
-                        ": the step " + FormatReal(info.h) + " is rejected again and again (error estimate " +
-                        FormatReal(info.residual) + ") but is above minimumStepSize = " +
-                        FormatReal(P.minimumStepSize) +
-                        "; lower minimumStepSize or relax absoluteTolerance/relativeTolerance");
     default: throw SolverError(name + ": " + DescribeSolveFailure(info, settings, type));
   }
 }

@@ -86,6 +86,12 @@ Json SettingsJson(const StudyFile& f) {
               {"sensorsWritePeriod", f.settings.solutionSettings.sensorsWritePeriod}};
 }
 
+/// A warning: on stderr at once, and into `warnings` (summary.json).
+void AddWarning(Json& warnings, const std::string& w) {
+  std::fprintf(stderr, "warning: %s\n", w.c_str());
+  warnings.push_back(w);
+}
+
 /// Measured signals that do not cover the study's simulated time span (SignalCoverageWarnings).
 std::vector<std::string> SignalWarnings(const StudyFile& f, const ObjectiveSetDescription& d,
                                         const CompiledObjectives& co) {
@@ -122,10 +128,7 @@ struct Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  void Warn(const std::string& w) {
-    std::fprintf(stderr, "warning: %s\n", w.c_str());
-    warnings.push_back(w);
-  }
+  void Warn(const std::string& w) { AddWarning(warnings, w); }
   /// Prepares the output folder (OpenOutput) for a run that writes `outputs`.
   void OpenFolder(const Options& o, const std::string& command, const std::vector<std::string>& outputs,
                   bool resume = false) {
@@ -389,9 +392,8 @@ int RunSimulate(const Options& o) {
   std::vector<ObjectiveDescription>& listed = f.objectives.objectives;
   for (auto it = listed.begin(); it != listed.end();)
     if (!it->signalFile.empty() && !fs::exists(it->signalFile)) {
-      warnings.push_back("objective '" + it->name + "' not evaluated: its signal file " + it->signalFile +
-                         " does not exist (yet)");
-      std::fprintf(stderr, "warning: %s\n", warnings.back().get<std::string>().c_str());
+      AddWarning(warnings, "objective '" + it->name + "' not evaluated: its signal file " + it->signalFile +
+                               " does not exist (yet)");
       it = listed.erase(it);
     } else {
       ++it;
@@ -426,10 +428,7 @@ int RunSimulate(const Options& o) {
     // The objectives on the batch path (the same reduction a study uses), one system.
     // A model the batch path cannot take (over its capacity) still gets its sensor files.
     const CompiledObjectives co = BuildObjectives(f.objectives, layout, m.Theta0());
-    for (const auto& w : SignalWarnings(f, f.objectives, co)) {
-      std::fprintf(stderr, "warning: %s\n", w.c_str());
-      warnings.push_back(w);
-    }
+    for (const auto& w : SignalWarnings(f, f.objectives, co)) AddWarning(warnings, w);
     try {
       const BatchProblem one = SingleSystem(layout, m.Theta0(), f.solver, f.settings, co);
       const BatchResult r = CreateCpuEvaluator({1})->Evaluate(one);
