@@ -1,69 +1,51 @@
 /// @file kinds.h
 /// Item kinds and output variable types as plain enums shared by the host model, the
-/// compiled layout and host/device physics code.
+/// compiled layout and host/device physics code. The item kinds come from the generated item
+/// list (one item per file in common/items/, in file-name order).
 #pragma once
+
+#include "mbsweep/item_list.h"
 
 namespace mbsweep {
 
-/// Node kinds (Exudyn names without the "Node" prefix).
-enum class NodeKind : int {
-  Point = 0,        ///< NodePoint: 3 ODE2 (displacements)
-  Point2D,          ///< NodePoint2D: 2 ODE2
-  RigidBody2D,      ///< NodeRigidBody2D: x, y, theta
-  Node1D,           ///< Node1D: 1 ODE2
-  GenericODE2,      ///< NodeGenericODE2: n ODE2
-  GenericODE1,      ///< NodeGenericODE1: n ODE1
-  PointGround,      ///< NodePointGround: no coordinates
-  RigidBodyEP,      ///< NodeRigidBodyEP: position + 4 Euler parameters (+1 AE)
-  RigidBodyRxyz,    ///< NodeRigidBodyRxyz: position + Tait-Bryan xyz angles
-  Count
-};
+#define MBS_KIND_ENUMERATOR(Type, Kind) Kind,
 
-/// Object kinds (Exudyn names without the "Object" prefix).
-enum class ObjectKind : int {
-  Ground = 0,
-  MassPoint,
-  MassPoint2D,
-  Mass1D,
-  RotationalMass1D,
-  RigidBody2D,
-  RigidBody,
-  GenericODE2,
-  GenericODE1,
-  ConnectorSpringDamper,
-  ConnectorCoordinateSpringDamper,
-  ConnectorCartesianSpringDamper,
-  ConnectorGravity,
-  ConnectorRigidBodySpringDamper,
-  ConnectorTorsionalSpringDamper,
-  ConnectorLinearSpringDamper,
-  ConnectorCoordinate,
-  ConnectorDistance,
-  JointRevolute2D,
-  JointPrismatic2D,
-  JointSpherical,
-  JointRevoluteZ,
-  JointPrismaticX,
-  JointGeneric,
-  Count
-};
+/// Node kinds: the Exudyn name without the "Node" prefix, one per file common/items/Node*.h.
+enum class NodeKind : int { MBS_NODE_ITEMS(MBS_KIND_ENUMERATOR) Count };
 
-/// Marker kinds.
-enum class MarkerKind : int {
-  BodyPosition = 0,
-  BodyRigid,
-  BodyMass,
-  NodePosition,
-  NodeRigid,
-  NodeCoordinate,
-  Count
-};
+/// Object kinds: the Exudyn name without the "Object" prefix, one per file common/items/Object*.h.
+enum class ObjectKind : int { MBS_OBJECT_ITEMS(MBS_KIND_ENUMERATOR) Count };
 
-/// Load kinds.
-enum class LoadKind : int { Coordinate = 0, ForceVector, TorqueVector, MassProportional, Count };
+/// Marker kinds, one per file common/items/Marker*.h.
+enum class MarkerKind : int { MBS_MARKER_ITEMS(MBS_KIND_ENUMERATOR) Count };
 
-/// Sensor kinds.
-enum class SensorKind : int { Node = 0, Body, Object, Marker, Load, Count };
+/// Load kinds, one per file common/items/Load*.h.
+enum class LoadKind : int { MBS_LOAD_ITEMS(MBS_KIND_ENUMERATOR) Count };
+
+/// Sensor kinds, one per file common/items/Sensor*.h.
+enum class SensorKind : int { MBS_SENSOR_ITEMS(MBS_KIND_ENUMERATOR) Count };
+
+#define MBS_KIND_NAME(Type, Kind) #Kind,
+#define MBS_TYPE_NAME(Type, Kind) #Type,
+/// The kind's name ("Point", "ConnectorSpringDamper", "Node" for SensorNode) and the item's
+/// type name ("NodePoint", "ObjectConnectorSpringDamper", "SensorNode"); host only.
+#define MBS_KIND_NAMES(Enum, LIST)                                                     \
+  inline const char* KindName(Enum k) {                                               \
+    static const char* const names[] = {LIST(MBS_KIND_NAME)};                          \
+    return names[static_cast<int>(k)];                                                 \
+  }                                                                                    \
+  inline const char* TypeName(Enum k) {                                               \
+    static const char* const names[] = {LIST(MBS_TYPE_NAME)};                          \
+    return names[static_cast<int>(k)];                                                 \
+  }
+MBS_KIND_NAMES(NodeKind, MBS_NODE_ITEMS)
+MBS_KIND_NAMES(ObjectKind, MBS_OBJECT_ITEMS)
+MBS_KIND_NAMES(MarkerKind, MBS_MARKER_ITEMS)
+MBS_KIND_NAMES(LoadKind, MBS_LOAD_ITEMS)
+MBS_KIND_NAMES(SensorKind, MBS_SENSOR_ITEMS)
+#undef MBS_KIND_NAMES
+#undef MBS_TYPE_NAME
+#undef MBS_KIND_NAME
 
 /// Built-in time functions that scale a load (or a constraint offset); their Real
 /// parameters live in theta like every other number.

@@ -11,7 +11,6 @@ namespace mbsweep {
 
 namespace {
 
-template <class T> struct always_false : std::false_type {};
 template <class T> struct IsConstraintItem
     : std::bool_constant<std::is_same_v<T, ObjectConnectorCoordinate> || std::is_same_v<T, ObjectConnectorDistance> ||
                          std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D> ||
@@ -321,99 +320,17 @@ std::string OutputList(const std::vector<OVT>& v) {
 }  // namespace
 
 // --------------------------------------- kinds -----------------------------------------
-NodeKind KindOf(const NodeItem& n) {
-  return std::visit(
-      [](const auto& x) -> NodeKind {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, NodePoint>) return NodeKind::Point;
-        else if constexpr (std::is_same_v<T, NodePoint2D>) return NodeKind::Point2D;
-        else if constexpr (std::is_same_v<T, NodeRigidBody2D>) return NodeKind::RigidBody2D;
-        else if constexpr (std::is_same_v<T, Node1D>) return NodeKind::Node1D;
-        else if constexpr (std::is_same_v<T, NodeGenericODE2>) return NodeKind::GenericODE2;
-        else if constexpr (std::is_same_v<T, NodeGenericODE1>) return NodeKind::GenericODE1;
-        else if constexpr (std::is_same_v<T, NodePointGround>) return NodeKind::PointGround;
-        else if constexpr (std::is_same_v<T, NodeRigidBodyEP>) return NodeKind::RigidBodyEP;
-        else if constexpr (std::is_same_v<T, NodeRigidBodyRxyz>) return NodeKind::RigidBodyRxyz;
-        else static_assert(always_false<T>::value, "unhandled node type");
-      },
-      n);
-}
-ObjectKind KindOf(const ObjectItem& o) {
-  return std::visit(
-      [](const auto& x) -> ObjectKind {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, ObjectGround>) return ObjectKind::Ground;
-        else if constexpr (std::is_same_v<T, ObjectMassPoint>) return ObjectKind::MassPoint;
-        else if constexpr (std::is_same_v<T, ObjectMassPoint2D>) return ObjectKind::MassPoint2D;
-        else if constexpr (std::is_same_v<T, ObjectMass1D>) return ObjectKind::Mass1D;
-        else if constexpr (std::is_same_v<T, ObjectRotationalMass1D>) return ObjectKind::RotationalMass1D;
-        else if constexpr (std::is_same_v<T, ObjectRigidBody2D>) return ObjectKind::RigidBody2D;
-        else if constexpr (std::is_same_v<T, ObjectGenericODE2>) return ObjectKind::GenericODE2;
-        else if constexpr (std::is_same_v<T, ObjectGenericODE1>) return ObjectKind::GenericODE1;
-        else if constexpr (std::is_same_v<T, ObjectConnectorSpringDamper>) return ObjectKind::ConnectorSpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper>)
-          return ObjectKind::ConnectorCoordinateSpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectConnectorCartesianSpringDamper>)
-          return ObjectKind::ConnectorCartesianSpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectConnectorGravity>) return ObjectKind::ConnectorGravity;
-        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinate>) return ObjectKind::ConnectorCoordinate;
-        else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) return ObjectKind::ConnectorDistance;
-        else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) return ObjectKind::JointRevolute2D;
-        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) return ObjectKind::JointPrismatic2D;
-        else if constexpr (std::is_same_v<T, ObjectRigidBody>) return ObjectKind::RigidBody;
-        else if constexpr (std::is_same_v<T, ObjectConnectorRigidBodySpringDamper>)
-          return ObjectKind::ConnectorRigidBodySpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectConnectorTorsionalSpringDamper>)
-          return ObjectKind::ConnectorTorsionalSpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectConnectorLinearSpringDamper>)
-          return ObjectKind::ConnectorLinearSpringDamper;
-        else if constexpr (std::is_same_v<T, ObjectJointSpherical>) return ObjectKind::JointSpherical;
-        else if constexpr (std::is_same_v<T, ObjectJointRevoluteZ>) return ObjectKind::JointRevoluteZ;
-        else if constexpr (std::is_same_v<T, ObjectJointPrismaticX>) return ObjectKind::JointPrismaticX;
-        else if constexpr (std::is_same_v<T, ObjectJointGeneric>) return ObjectKind::JointGeneric;
-        else static_assert(always_false<T>::value, "unhandled object type");
-      },
-      o);
-}
-MarkerKind KindOf(const MarkerItem& m) {
-  return std::visit(
-      [](const auto& x) -> MarkerKind {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, MarkerBodyPosition>) return MarkerKind::BodyPosition;
-        else if constexpr (std::is_same_v<T, MarkerBodyRigid>) return MarkerKind::BodyRigid;
-        else if constexpr (std::is_same_v<T, MarkerBodyMass>) return MarkerKind::BodyMass;
-        else if constexpr (std::is_same_v<T, MarkerNodePosition>) return MarkerKind::NodePosition;
-        else if constexpr (std::is_same_v<T, MarkerNodeRigid>) return MarkerKind::NodeRigid;
-        else if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) return MarkerKind::NodeCoordinate;
-        else static_assert(always_false<T>::value, "unhandled marker type");
-      },
-      m);
-}
-LoadKind KindOf(const LoadItem& l) {
-  return std::visit(
-      [](const auto& x) -> LoadKind {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, LoadCoordinate>) return LoadKind::Coordinate;
-        else if constexpr (std::is_same_v<T, LoadForceVector>) return LoadKind::ForceVector;
-        else if constexpr (std::is_same_v<T, LoadTorqueVector>) return LoadKind::TorqueVector;
-        else if constexpr (std::is_same_v<T, LoadMassProportional>) return LoadKind::MassProportional;
-        else static_assert(always_false<T>::value, "unhandled load type");
-      },
-      l);
-}
-SensorKind KindOf(const SensorItem& s) {
-  return std::visit(
-      [](const auto& x) -> SensorKind {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, SensorNode>) return SensorKind::Node;
-        else if constexpr (std::is_same_v<T, SensorBody>) return SensorKind::Body;
-        else if constexpr (std::is_same_v<T, SensorObject>) return SensorKind::Object;
-        else if constexpr (std::is_same_v<T, SensorMarker>) return SensorKind::Marker;
-        else if constexpr (std::is_same_v<T, SensorLoad>) return SensorKind::Load;
-        else static_assert(always_false<T>::value, "unhandled sensor type");
-      },
-      s);
-}
+// The variants and the kinds come from the same generated item list, in the same order.
+NodeKind KindOf(const NodeItem& n) { return static_cast<NodeKind>(n.index()); }
+ObjectKind KindOf(const ObjectItem& o) { return static_cast<ObjectKind>(o.index()); }
+MarkerKind KindOf(const MarkerItem& m) { return static_cast<MarkerKind>(m.index()); }
+LoadKind KindOf(const LoadItem& l) { return static_cast<LoadKind>(l.index()); }
+SensorKind KindOf(const SensorItem& s) { return static_cast<SensorKind>(s.index()); }
+static_assert(std::variant_size_v<NodeItem> == static_cast<size_t>(NodeKind::Count), "node list out of sync");
+static_assert(std::variant_size_v<ObjectItem> == static_cast<size_t>(ObjectKind::Count), "object list out of sync");
+static_assert(std::variant_size_v<MarkerItem> == static_cast<size_t>(MarkerKind::Count), "marker list out of sync");
+static_assert(std::variant_size_v<LoadItem> == static_cast<size_t>(LoadKind::Count), "load list out of sync");
+static_assert(std::variant_size_v<SensorItem> == static_cast<size_t>(SensorKind::Count), "sensor list out of sync");
 
 int NodeODE2Count(const NodeItem& n) {
   switch (KindOf(n)) {

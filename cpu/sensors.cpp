@@ -135,11 +135,10 @@ SensorRecorder::SensorRecorder(const Model& model, const Layout& layout, const S
           sink->file = OutputFile::Create(s.fileName, "sensor '" + layout.sensorNames[i] + "' (sensor " +
                                                           std::to_string(i) + "): fileName");
           const SensorKind kind = KindOf(SensorItem(s));
-          const char* what[] = {"Node", "Body", "Object", "Marker", "Load"};
           const int target = static_cast<int>(layout.ints[static_cast<size_t>(layout.sensors[i].ints)]);
           OutputFile& f = sink->file;
           f.Printf("#mbsweep %s sensor output file\n", solverDescription.c_str());
-          f.Printf("#measure %s number = %d\n", what[static_cast<int>(kind)], target);
+          f.Printf("#measure %s number = %d\n", KindName(kind), target);
           if (kind != SensorKind::Load)
             f.Printf("#OutputVariableType = %s\n", OutputVariableTypeName(static_cast<OutputVariableType>(
                                                         layout.ints[static_cast<size_t>(layout.sensors[i].ints + 1)])));

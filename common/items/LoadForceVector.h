@@ -1,0 +1,25 @@
+/// @file LoadForceVector.h
+/// The item LoadForceVector: its fields (Exudyn's names, defaults and rules).
+#pragma once
+
+#include "common/item_types.h"
+
+namespace mbsweep {
+
+/// Force vector on a position marker (global frame, or body frame if bodyFixed).
+struct LoadForceVector {
+  static constexpr const char* typeName = "LoadForceVector";
+  std::string name;
+  MarkerIndex markerNumber;
+  Vector3D loadVector{};
+  bool bodyFixed = false;
+  TimeFunction timeFunction;
+  template <class V> void Fields(V& v) {
+    v("markerNumber", markerNumber);
+    v("loadVector", loadVector, Rule::Real);
+    v("bodyFixed", bodyFixed);
+    v("timeFunction", timeFunction);
+  }
+};
+
+}  // namespace mbsweep

@@ -1,0 +1,25 @@
+/// @file LoadTorqueVector.h
+/// The item LoadTorqueVector: its fields (Exudyn's names, defaults and rules).
+#pragma once
+
+#include "common/item_types.h"
+
+namespace mbsweep {
+
+/// Torque vector on an orientation marker (global frame, or body frame if bodyFixed).
+struct LoadTorqueVector {
+  static constexpr const char* typeName = "LoadTorqueVector";
+  std::string name;
+  MarkerIndex markerNumber;
+  Vector3D loadVector{};
+  bool bodyFixed = false;
+  TimeFunction timeFunction;
+  template <class V> void Fields(V& v) {
+    v("markerNumber", markerNumber);
+    v("loadVector", loadVector, Rule::Real);
+    v("bodyFixed", bodyFixed);
+    v("timeFunction", timeFunction);
+  }
+};
+
+}  // namespace mbsweep

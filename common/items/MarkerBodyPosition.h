@@ -1,0 +1,21 @@
+/// @file MarkerBodyPosition.h
+/// The item MarkerBodyPosition: its fields (Exudyn's names, defaults and rules).
+#pragma once
+
+#include "common/item_types.h"
+
+namespace mbsweep {
+
+/// Position marker at a local position of a body.
+struct MarkerBodyPosition {
+  static constexpr const char* typeName = "MarkerBodyPosition";
+  std::string name;
+  ObjectIndex bodyNumber;
+  Vector3D localPosition{};
+  template <class V> void Fields(V& v) {
+    v("bodyNumber", bodyNumber);
+    v("localPosition", localPosition, Rule::Real);
+  }
+};
+
+}  // namespace mbsweep
