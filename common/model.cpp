@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 #include <type_traits>
 
 #include "common/constraints.h"
+#include "common/item_dispatch.h"
 
 namespace mbsweep {
 
@@ -273,14 +275,26 @@ std::vector<OVT> BodyOutputs(ObjectKind k) {
   if (k == ObjectKind::Ground || k == ObjectKind::Mass1D) v.push_back(OVT::RotationMatrix);
   return v;
 }
-std::vector<OVT> ObjectOutputs(ObjectKind k) {
+template <class T, class = void> struct DeclaresOutputs : std::false_type {};
+template <class T> struct DeclaresOutputs<T, std::void_t<decltype(T::outputs)>> : std::true_type {};
+template <class T> std::vector<OVT> OutputsOf() {
+  if constexpr (DeclaresOutputs<T>::value) return {std::begin(T::outputs), std::end(T::outputs)};
+  else return {};
+}
+/// The outputs an object item declares in its file (empty if it declares none).
+std::vector<OVT> DeclaredOutputs(ObjectKind k) {
   switch (k) {
-    case ObjectKind::ConnectorSpringDamper:
-      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ForceLocal};
-    case ObjectKind::ConnectorCartesianSpringDamper:
-      return {OVT::Distance, OVT::Displacement, OVT::Velocity, OVT::Force};
+#define MBS_OUTPUTS_CASE(Type, Kind) \
+  case ObjectKind::Kind: return OutputsOf<Type>();
+    MBS_OBJECT_ITEMS(MBS_OUTPUTS_CASE)
+#undef MBS_OUTPUTS_CASE
+    default: return {};
+  }
+}
+std::vector<OVT> ObjectOutputs(ObjectKind k) {
+  if (std::vector<OVT> declared = DeclaredOutputs(k); !declared.empty()) return declared;
+  switch (k) {
     case ObjectKind::ConnectorCoordinateSpringDamper: return {OVT::Displacement, OVT::Velocity, OVT::Force};
-    case ObjectKind::ConnectorGravity: return {OVT::Distance, OVT::Displacement, OVT::Force};
     case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
     case ObjectKind::ConnectorCoordinate: return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::ConnectorDistance: return {OVT::Distance, OVT::Force, OVT::ConstraintEquation};
@@ -529,9 +543,7 @@ ObjectIndex Model::AddObject(ObjectItem item) {
           if (!x.rhsVector.empty() && static_cast<int>(x.rhsVector.size()) != n)
             v.Fail("rhsVector", "has length " + std::to_string(x.rhsVector.size()) + " but the nodes have " +
                                     std::to_string(n) + " ODE1 coordinates");
-        } else if constexpr (std::is_same_v<T, ObjectConnectorSpringDamper> ||
-                             std::is_same_v<T, ObjectConnectorCartesianSpringDamper> ||
-                             std::is_same_v<T, ObjectConnectorGravity>)
+        } else if constexpr (T::category == ObjectCategory::PositionConnector)
           requireMarkers(x.markerNumbers, true, false);
         else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper> ||
                            std::is_same_v<T, ObjectConnectorCoordinate>)

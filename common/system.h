@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "common/item_dispatch.h"
 #include "common/kinematics.h"
 #include "common/time_function.h"
 
@@ -90,68 +91,19 @@ MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Re
 // ------------------------------------------------------------------------------------------
 
 /// Connector quantities shared by the force law, the right-hand side and sensor outputs.
-struct ConnectorState {
-  Kinematics k0, k1;
-  Vec3 force;       ///< force vector acting on marker 0 (marker 1 gets -force)
-  Real scalarForce; ///< scalar force (spring force along the axis / coordinate force)
-  Vec3 displacement;
-  Vec3 velocity;
-  Real distance;
-};
+using ConnectorState = PositionConnectorState;
 
-MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) {
-  return k == ObjectKind::ConnectorSpringDamper || k == ObjectKind::ConnectorCartesianSpringDamper ||
-         k == ObjectKind::ConnectorGravity;
-}
+MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::PositionConnector; }
 
-/// Evaluates a position-based connector (spring-damper, Cartesian spring-damper, gravity).
+/// Evaluates a position connector: the kinematics of its markers, then its item's force law.
 MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                          ConnectorState& s) {
-  const Real* p = theta + L.object[obj].theta;
   const ObjectRecord o = GetObjectRecord(L, obj);
   MarkerKinematics(L, theta, q, v, o.extra[0], s.k0);
   MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
-  const bool active = o.extra[2] != 0;
-  const Vec3 dp = s.k1.pos - s.k0.pos;
-  const Vec3 dv = s.k1.vel - s.k0.vel;
   s.force = MakeVec3(0, 0, 0);
   s.scalarForce = 0;
-  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::ConnectorSpringDamper: {
-      // p: referenceLength, stiffness, damping, force, velocityOffset
-      const Real len = Norm(dp);
-      const Vec3 u = len > 0 ? (1. / len) * dp : MakeVec3(1, 0, 0);
-      s.distance = len;
-      s.displacement = dp;
-      s.velocity = dv;
-      s.scalarForce = p[1] * (len - p[0]) + p[2] * (Dot(u, dv) - p[4]) + p[3];
-      if (active) s.force = s.scalarForce * u;
-      break;
-    }
-    case ObjectKind::ConnectorCartesianSpringDamper: {
-      // p: stiffness[3], damping[3], offset[3]
-      s.displacement = dp - LoadVec3(p + 6);
-      s.velocity = dv;
-      s.distance = Norm(s.displacement);
-      const Vec3 f = MakeVec3(p[0] * s.displacement[0] + p[3] * dv[0], p[1] * s.displacement[1] + p[4] * dv[1],
-                              p[2] * s.displacement[2] + p[5] * dv[2]);
-      if (active) s.force = f;
-      break;
-    }
-    case ObjectKind::ConnectorGravity: {
-      // p: gravitationalConstant, mass0, mass1, minDistanceRegularization
-      const Real len = Norm(dp);
-      const Real d = p[3];
-      const Real reg = len < d ? (d - len) * (d - len) : 0;  // regularized below the minimum distance
-      s.distance = len;
-      s.displacement = dp;
-      s.velocity = dv;
-      s.scalarForce = p[0] * p[1] * p[2] / (len * len + reg);
-      if (active && len > 0) s.force = (s.scalarForce / len) * dp;
-      break;
-    }
-    default: break;
-  }
+  EvaluatePositionLaw(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta, s, o.extra[2] != 0);
 }
 
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.

@@ -2,6 +2,7 @@
 /// The item ObjectConnectorCoordinate: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -10,6 +11,7 @@ namespace mbsweep {
 /// velocityLevel). f is the built-in offsetTimeFunction (constant 1 by default).
 struct ObjectConnectorCoordinate {
   static constexpr const char* typeName = "ObjectConnectorCoordinate";
+  static constexpr ObjectCategory category = ObjectCategory::Constraint;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real offset = 0;

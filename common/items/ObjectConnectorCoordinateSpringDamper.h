@@ -2,6 +2,7 @@
 /// The item ObjectConnectorCoordinateSpringDamper: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Spring-damper between two coordinates: f = k(q1 - q0 - offset) + d(v1 - v0).
 struct ObjectConnectorCoordinateSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorCoordinateSpringDamper";
+  static constexpr ObjectCategory category = ObjectCategory::CoordinateConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0, offset = 0;

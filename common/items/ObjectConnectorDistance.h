@@ -2,6 +2,7 @@
 /// The item ObjectConnectorDistance: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Distance constraint between two position markers: |p1 - p0| - distance = 0.
 struct ObjectConnectorDistance {
   static constexpr const char* typeName = "ObjectConnectorDistance";
+  static constexpr ObjectCategory category = ObjectCategory::Constraint;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real distance = 0;

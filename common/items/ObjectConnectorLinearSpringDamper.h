@@ -2,6 +2,7 @@
 /// The item ObjectConnectorLinearSpringDamper: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -12,6 +13,7 @@ namespace mbsweep {
 /// -f a on marker 1 and f a on marker 0 (no torque from the moving axis).
 struct ObjectConnectorLinearSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorLinearSpringDamper";
+  static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0;

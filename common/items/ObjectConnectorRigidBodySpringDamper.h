@@ -2,6 +2,7 @@
 /// The item ObjectConnectorRigidBodySpringDamper: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -14,6 +15,7 @@ namespace mbsweep {
 /// transformation to global coordinates. (Exudyn's intrinsicFormulation is not provided.)
 struct ObjectConnectorRigidBodySpringDamper {
   static constexpr const char* typeName = "ObjectConnectorRigidBodySpringDamper";
+  static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Matrix6D stiffness, damping;

@@ -2,6 +2,7 @@
 /// The item ObjectConnectorTorsionalSpringDamper: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -14,6 +15,7 @@ namespace mbsweep {
 /// global J0 z-axis, restoring on marker 1 and opposite on marker 0.
 struct ObjectConnectorTorsionalSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorTorsionalSpringDamper";
+  static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0;

@@ -2,6 +2,7 @@
 /// The item ObjectGenericODE1: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Linear first-order system y_t = systemMatrix*y + rhsVector on ODE1 nodes.
 struct ObjectGenericODE1 {
   static constexpr const char* typeName = "ObjectGenericODE1";
+  static constexpr ObjectCategory category = ObjectCategory::Generic;
   std::string name;
   std::vector<NodeIndex> nodeNumbers;
   Matrix systemMatrix;

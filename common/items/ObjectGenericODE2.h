@@ -2,6 +2,7 @@
 /// The item ObjectGenericODE2: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -10,6 +11,7 @@ namespace mbsweep {
 /// nodeNumbers (q without reference). Empty matrices mean zero.
 struct ObjectGenericODE2 {
   static constexpr const char* typeName = "ObjectGenericODE2";
+  static constexpr ObjectCategory category = ObjectCategory::Generic;
   std::string name;
   std::vector<NodeIndex> nodeNumbers;
   Matrix massMatrix, stiffnessMatrix, dampingMatrix;

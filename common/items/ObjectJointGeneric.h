@@ -2,6 +2,7 @@
 /// The item ObjectJointGeneric: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -14,6 +15,7 @@ namespace mbsweep {
 /// f1_0 . f2_1 = 0 in row l.
 struct ObjectJointGeneric {
   static constexpr const char* typeName = "ObjectJointGeneric";
+  static constexpr ObjectCategory category = ObjectCategory::Constraint;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   std::array<int, 6> constrainedAxes{1, 1, 1, 1, 1, 1};

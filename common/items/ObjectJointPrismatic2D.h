@@ -2,6 +2,7 @@
 /// The item ObjectJointPrismatic2D: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -11,6 +12,7 @@ namespace mbsweep {
 /// (A0 axisMarker0) . (A1 normalMarker1) = 0.
 struct ObjectJointPrismatic2D {
   static constexpr const char* typeName = "ObjectJointPrismatic2D";
+  static constexpr ObjectCategory category = ObjectCategory::Constraint;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Vector3D axisMarker0{1, 0, 0};

@@ -2,6 +2,7 @@
 /// The item ObjectJointRevoluteZ: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -11,6 +12,7 @@ namespace mbsweep {
 /// J1 = A1 rotationMarker1.
 struct ObjectJointRevoluteZ {
   static constexpr const char* typeName = "ObjectJointRevoluteZ";
+  static constexpr ObjectCategory category = ObjectCategory::Constraint;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Matrix3D rotationMarker0, rotationMarker1;

@@ -2,6 +2,7 @@
 /// The item ObjectMass1D: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Mass moving along the local x-axis of a reference frame, on a Node1D.
 struct ObjectMass1D {
   static constexpr const char* typeName = "ObjectMass1D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
   std::string name;
   Real physicsMass = 0;
   NodeIndex nodeNumber;

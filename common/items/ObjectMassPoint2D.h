@@ -2,6 +2,7 @@
 /// The item ObjectMassPoint2D: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Point mass on a NodePoint2D; M = m*I2.
 struct ObjectMassPoint2D {
   static constexpr const char* typeName = "ObjectMassPoint2D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
   std::string name;
   Real physicsMass = 0;
   NodeIndex nodeNumber;

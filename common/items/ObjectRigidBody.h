@@ -2,6 +2,7 @@
 /// The item ObjectRigidBody: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -12,6 +13,7 @@ namespace mbsweep {
 /// mass. The mass matrix depends on the rotation parameters.
 struct ObjectRigidBody {
   static constexpr const char* typeName = "ObjectRigidBody";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
   std::string name;
   Real physicsMass = 0;
   Vector6D physicsInertia{};

@@ -2,6 +2,7 @@
 /// The item ObjectRigidBody2D: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -10,6 +11,7 @@ namespace mbsweep {
 /// physicsCenterOfMass is the local position of the centre of mass.
 struct ObjectRigidBody2D {
   static constexpr const char* typeName = "ObjectRigidBody2D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
   std::string name;
   Real physicsMass = 0;
   Real physicsInertia = 0;

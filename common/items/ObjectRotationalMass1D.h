@@ -2,6 +2,7 @@
 /// The item ObjectRotationalMass1D: its fields (Exudyn's names, defaults and rules).
 #pragma once
 
+#include "common/item_physics.h"
 #include "common/item_types.h"
 
 namespace mbsweep {
@@ -9,6 +10,7 @@ namespace mbsweep {
 /// Rotor turning about the local z-axis of a reference frame, on a Node1D (angle).
 struct ObjectRotationalMass1D {
   static constexpr const char* typeName = "ObjectRotationalMass1D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
   std::string name;
   Real physicsInertia = 0;
   NodeIndex nodeNumber;
