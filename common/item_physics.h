@@ -42,7 +42,7 @@ struct PositionConnectorState {
 
 /// The typed parameters of an item whose Real fields are a fixed-size Params struct, read in
 /// place from the item's theta slots (item T derives from T::Params; theta holds its Real
-/// fields in Fields() order, which tests/common/test_item_params.cpp checks for every item).
+/// fields in Fields() order, which tests/items/test_item_params.cpp checks for every item).
 template <class T> MBS_HD_INLINE const typename T::Params& ParamsAt(const Real* itemTheta) {
   static_assert(std::is_standard_layout_v<typename T::Params> && std::is_trivially_copyable_v<typename T::Params>,
                 "an item's Params is a plain struct of Real fields");
