@@ -70,7 +70,6 @@ TEST(ItemList, KindsNamesAndCategoriesComeFromTheItemFiles) {
   EXPECT_STREQ(KindName(NodeKind::Node1D), "Node1D");
   EXPECT_STREQ(KindName(NodeKind::Point), "Point");
   EXPECT_STREQ(KindName(SensorKind::Object), "Object");
-  EXPECT_EQ(CategoryOf(ObjectKind::ConnectorSpringDamperCubic), ObjectCategory::PositionConnector);
 }
 
 }  // namespace
