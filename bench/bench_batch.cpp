@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "bench/models.h"
+#include "common/batch.h"
 #include "common/explicit_rk.h"
-#include "studies/evaluators.h"
 #ifdef MBSWEEP_HAVE_CUDA
 #include "cuda/evaluator_cuda.h"
 #endif
@@ -126,15 +126,18 @@ BatchProblem MakeProblem(const Case& c, int n) {
   return MakeBatch(c.layout, map, params, c.solver, c.settings, BuildObjectives(d, c.layout, c.theta0));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// Command-line options.
+struct Options {
   std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
   std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"},
       evaluators{"cpu", "cuda", "cuda-thread", "cuda-warp", "cuda-cublas"};
   double budget = 20;
   int threads = 0;
   std::string json;
+};
+
+/// Parses the command line into o; false (after printing the usage) for an unknown option.
+bool ParseOptions(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -142,86 +145,109 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--sizes") {
-      sizes.clear();
-      for (const auto& s : Split(next())) sizes.push_back(std::stoi(s));
-    } else if (a == "--models") models = Split(next());
-    else if (a == "--evaluators") evaluators = Split(next());
-    else if (a == "--budget") budget = std::stod(next());
-    else if (a == "--threads") threads = std::stoi(next());
-    else if (a == "--json") json = next();
+      o.sizes.clear();
+      for (const auto& s : Split(next())) o.sizes.push_back(std::stoi(s));
+    } else if (a == "--models") o.models = Split(next());
+    else if (a == "--evaluators") o.evaluators = Split(next());
+    else if (a == "--budget") o.budget = std::stod(next());
+    else if (a == "--threads") o.threads = std::stoi(next());
+    else if (a == "--json") o.json = next();
     else {
       std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
                            "[--evaluators cpu,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N] "
                            "[--json FILE]\n");
-      return 2;
+      return false;
     }
   }
+  return true;
+}
+
+/// True for the fused CUDA evaluators (the ones with a kernel mapping).
+bool IsFused(const std::string& ev) { return ev == "cuda" || ev == "cuda-thread" || ev == "cuda-warp"; }
+
+/// Why evaluator `ev` cannot run case c ("" if it can). For a fused CUDA evaluator also sets
+/// `mapping`, the kernel mapping it runs, and `automatic`, the one "cuda" would choose.
+std::string SkipReason(const Case& c, const std::string& ev, std::string& mapping, std::string& automatic) {
+  std::string why;
+  const bool fused = IsFused(ev);
+  if ((fused || ev == "cuda-cublas") && !CudaAvailable(&why)) return why;
+  if (ev == "cuda-cublas" && IsExplicitSolverType(c.solver)) return "the cuBLAS baseline runs generalized-alpha only";
+  mapping = automatic = "-";
+#ifdef MBSWEEP_HAVE_CUDA
+  if (fused) {
+    const KernelMapping requested = ev == "cuda-thread" ? KernelMapping::threadPerSystem
+                                    : ev == "cuda-warp" ? KernelMapping::warpPerSystem
+                                                        : KernelMapping::automatic;
+    const int capacity = PlanDeviceMemory(MakeProblem(c, 1)).capacity;
+    const bool explicitSolver = IsExplicitSolverType(c.solver);
+    try {
+      automatic = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver));
+      mapping = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver, requested));
+    } catch (const ValidationError& e) {
+      return e.what();
+    }
+  }
+#endif
+  return "";
+}
+
+/// Runs evaluator `ev` on case c for each batch size whose predicted time stays within the
+/// budget: one table line, and one JSON line if `out` is open, per size.
+void RunSizes(const Case& c, const std::string& name, const std::string& ev, const std::string& mapping,
+              const std::string& automatic, const Options& o, std::ofstream& out) {
+  EvaluatorOptions eo;
+  eo.threads = o.threads;
+  auto evaluator = CreateEvaluator(ev, eo);
+  double lastPerSystem = 0;
+  for (int n : o.sizes) {
+    if (lastPerSystem > 0 && lastPerSystem * n > o.budget) {
+      std::printf("%-15s %-11s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
+                  lastPerSystem * n, o.budget);
+      continue;
+    }
+    const BatchProblem p = MakeProblem(c, n);
+    const BatchResult r = evaluator->Evaluate(p);
+    double steps = 0;
+    for (const SolveInfo& info : r.info) steps += info.steps;
+    const int ok = r.CountStatus(SolveStatus::ok);
+    size_t devBytes = 0;
+#ifdef MBSWEEP_HAVE_CUDA
+    if (IsFused(ev)) devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
+    if (ev == "cuda-cublas") devBytes = CublasBytesPerSystem(p);
+#endif
+    lastPerSystem = r.seconds / n;
+    std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu %s\n", name.c_str(), ev.c_str(), n,
+                p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok, devBytes,
+                mapping.c_str());
+    std::fflush(stdout);
+    if (out)
+      out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
+          << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
+          << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
+          << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
+          << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!ParseOptions(argc, argv, o)) return 2;
   std::ofstream out;
-  if (!json.empty()) out.open(json);
+  if (!o.json.empty()) out.open(o.json);
   std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %10s %s\n", "model", "eval", "systems", "steps", "seconds",
               "sys-steps/s", "systems/s", "ok", "dev B/sys", "mapping");
-  for (const auto& name : models) {
+  for (const auto& name : o.models) {
     const Case c = MakeCase(name);
-    for (const auto& ev : evaluators) {
-      std::string why;
-      const bool fused = ev == "cuda" || ev == "cuda-thread" || ev == "cuda-warp";
-      if ((fused || ev == "cuda-cublas") && !CudaAvailable(&why)) {
-        std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), why.c_str());
+    for (const auto& ev : o.evaluators) {
+      std::string mapping, automatic;  // the kernel mapping run, and the one "cuda" would choose
+      const std::string skip = SkipReason(c, ev, mapping, automatic);
+      if (!skip.empty()) {
+        std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), skip.c_str());
         continue;
       }
-      if (ev == "cuda-cublas" && IsExplicitSolverType(c.solver)) {
-        std::printf("%-15s %-11s skipped: the cuBLAS baseline runs generalized-alpha only\n", name.c_str(), ev.c_str());
-        continue;
-      }
-      std::string mapping = "-", automatic = "-";  // the kernel mapping run, and the one "cuda" would choose
-#ifdef MBSWEEP_HAVE_CUDA
-      if (fused) {
-        const KernelMapping requested = ev == "cuda-thread" ? KernelMapping::threadPerSystem
-                                        : ev == "cuda-warp" ? KernelMapping::warpPerSystem
-                                                            : KernelMapping::automatic;
-        const int capacity = PlanDeviceMemory(MakeProblem(c, 1)).capacity;
-        const bool explicitSolver = IsExplicitSolverType(c.solver);
-        try {
-          automatic = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver));
-          mapping = KernelMappingName(ChooseKernelMapping(capacity, explicitSolver, requested));
-        } catch (const ValidationError& e) {
-          std::printf("%-15s %-11s skipped: %s\n", name.c_str(), ev.c_str(), e.what());
-          continue;
-        }
-      }
-#endif
-      EvaluatorOptions eo;
-      eo.threads = threads;
-      auto evaluator = CreateEvaluator(ev, eo);
-      double lastPerSystem = 0;
-      for (int n : sizes) {
-        if (lastPerSystem > 0 && lastPerSystem * n > budget) {
-          std::printf("%-15s %-11s %9d skipped (predicted %.0f s > budget %.0f s)\n", name.c_str(), ev.c_str(), n,
-                      lastPerSystem * n, budget);
-          continue;
-        }
-        const BatchProblem p = MakeProblem(c, n);
-        const BatchResult r = evaluator->Evaluate(p);
-        double steps = 0;
-        for (const SolveInfo& info : r.info) steps += info.steps;
-        const int ok = r.CountStatus(SolveStatus::ok);
-        size_t devBytes = 0;
-#ifdef MBSWEEP_HAVE_CUDA
-        if (fused) devBytes = PlanDeviceMemory(p).globalBytesPerSystem;
-        if (ev == "cuda-cublas") devBytes = CublasBytesPerSystem(p);
-#endif
-        lastPerSystem = r.seconds / n;
-        std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu %s\n", name.c_str(), ev.c_str(), n,
-                    p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
-                    devBytes, mapping.c_str());
-        std::fflush(stdout);
-        if (out)
-          out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
-              << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
-              << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
-              << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
-              << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
-      }
+      RunSizes(c, name, ev, mapping, automatic, o, out);
     }
   }
   return 0;

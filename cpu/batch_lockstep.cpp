@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/integrator_parameters.h"
 #include "common/objectives.h"
-#include "cpu/solver_internal.h"
 
 namespace mbsweep {
 

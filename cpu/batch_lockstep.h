@@ -6,8 +6,8 @@
 /// integrator and the driver without a GPU.
 #pragma once
 
+#include "common/batch.h"
 #include "common/lockstep.h"
-#include "cpu/batch.h"
 
 namespace mbsweep {
 

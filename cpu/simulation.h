@@ -10,7 +10,7 @@
 
 #include "common/model.h"
 #include "common/outputs.h"
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 
 namespace mbsweep {
 

@@ -3,10 +3,11 @@
 #include <Eigen/Dense>
 #include <sstream>
 
+#include "common/batch.h"
 #include "common/generalized_alpha.h"
-#include "common/system_runner.h"
+#include "common/integrator_parameters.h"
 #include "common/rules.h"
-#include "cpu/batch.h"
+#include "common/system_runner.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
 #include "cpu/solver_internal.h"
@@ -25,41 +26,6 @@ struct NullSink {
 };
 
 }  // namespace
-
-GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type) {
-  const auto& ti = s.timeIntegration;
-  GeneralizedAlphaParameters p;
-  p.startTime = ti.startTime;
-  p.endTime = ti.endTime;
-  p.numberOfSteps = ti.numberOfSteps;
-  p.spectralRadius = ti.generalizedAlpha.spectralRadius;
-  p.useNewmark = ti.generalizedAlpha.useNewmark || type == DynamicSolverType::TrapezoidalIndex2;
-  p.newmarkBeta = ti.generalizedAlpha.newmarkBeta;
-  p.newmarkGamma = ti.generalizedAlpha.newmarkGamma;
-  p.index2 = ti.generalizedAlpha.useIndex2Constraints || type == DynamicSolverType::TrapezoidalIndex2;
-  p.computeInitialAccelerations = ti.generalizedAlpha.computeInitialAccelerations;
-  p.relativeTolerance = ti.newton.relativeTolerance;
-  p.absoluteTolerance = ti.newton.absoluteTolerance;
-  p.maxIterations = ti.newton.maxIterations;
-  p.useModifiedNewton = ti.newton.useModifiedNewton;
-  p.maxModifiedNewtonIterations = ti.newton.maxModifiedNewtonIterations;
-  p.maxModifiedNewtonRestartIterations = ti.newton.maxModifiedNewtonRestartIterations;
-  p.modifiedNewtonContractivity = ti.newton.modifiedNewtonContractivity;
-  p.modifiedNewtonJacUpdatePerStep = ti.newton.modifiedNewtonJacUpdatePerStep;
-  p.adaptInitialResidual = ti.newton.adaptInitialResidual;
-  p.maximumSolutionNorm = ti.newton.maximumSolutionNorm;
-  p.weightTolerancePerCoordinate = ti.newton.weightTolerancePerCoordinate;
-  p.adaptiveStep = ti.adaptiveStep;
-  p.adaptiveStepDecrease = ti.adaptiveStepDecrease;
-  p.adaptiveStepIncrease = ti.adaptiveStepIncrease;
-  p.adaptiveStepRecoverySteps = ti.adaptiveStepRecoverySteps;
-  p.adaptiveStepRecoveryIterations = ti.adaptiveStepRecoveryIterations;
-  p.minimumStepSize = ti.minimumStepSize;
-  p.maxStepAttempts = StepAttemptBudget(ti);
-  p.numDiff = NumDiff{ti.newton.numericalDifferentiation.relativeEpsilon,
-                      ti.newton.numericalDifferentiation.minimumCoordinateSize};
-  return p;
-}
 
 void CheckRedundantConstraints(const Layout& layout, const Real* theta, const SystemState& s) {
   const LayoutView L = layout.View();

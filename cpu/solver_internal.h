@@ -1,12 +1,11 @@
 /// @file solver_internal.h
-/// Internal pieces shared by the CPU solver wrappers (not part of the public interface):
-/// the observer that feeds a SensorRecorder from the host/device integrators, and the
-/// conversion of SimulationSettings to the explicit integrators' plain parameters.
+/// Internal piece shared by the CPU solver wrappers (not part of the public interface): the
+/// observer that feeds a SensorRecorder from the host/device integrators. The settings
+/// conversion is common/integrator_parameters.h, the explicit-solver model checks
+/// common/explicit_solver_checks.h.
 #pragma once
 
 #include <algorithm>
-#include <functional>
-#include <string>
 
 #include "common/explicit_rk.h"
 #include "cpu/simulation.h"
@@ -44,25 +43,5 @@ struct RecorderObserver {
 };
 
 }  // namespace internal
-
-/// Plain parameters of the explicit integrators from the settings (timeIntegration) and type.
-ExplicitParameters ToExplicitParameters(const SimulationSettings& s, DynamicSolverType type);
-
-/// Checks, before anything runs, that an explicit solver of `type` can integrate the model's
-/// algebraic equations as Exudyn's explicit solver does: never NodeRigidBodyEP nodes (their
-/// Euler-parameter norm); with eliminateConstraints every constraint must be eliminable
-/// (Layout::eliminationRefusal) and, if `theta` is given, each eliminated one must have
-/// offset 0 and factorValue1 1 (EliminatedConstraintError). Without eliminateConstraints the
-/// constraints are ignored (no check). Throws ValidationError, the message starting with
-/// `context`, naming the item, field, value and rule.
-void CheckExplicitConstraints(const Layout& layout, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
-                              const std::string& context);
-
-/// The message for the first coordinate constraint of the elimination table whose offset is
-/// not 0 or whose factorValue1 is not 1 in the theta row ("" if none): an explicit solver with
-/// eliminateConstraints sets the coordinate to 0 and would silently drop these values. Only
-/// the theta slots for which `consider` is true are checked (all if it is empty).
-std::string EliminatedConstraintError(const Layout& layout, const Real* theta,
-                                      const std::function<bool(int)>& consider = {});
 
 }  // namespace mbsweep

@@ -12,9 +12,9 @@
 #include <limits>
 #include <vector>
 
+#include "common/integrator_parameters.h"
 #include "common/lockstep.h"
 #include "common/objectives.h"
-#include "cpu/solver_internal.h"
 #include "cuda/device_buffer.h"
 #include "cuda/device_layout.h"
 #include "cuda/evaluator_cuda.h"
@@ -176,10 +176,7 @@ class CublasEvaluator final : public Evaluator {
 
   BatchResult Evaluate(const BatchProblem& p) override {
     CheckBatchProblem(p);
-    if (IsExplicitSolverType(p.solver))
-      throw ValidationError(std::string("evaluator 'cuda-cublas': DynamicSolverType ") + DynamicSolverTypeName(p.solver) +
-                            " is explicit; the cuBLAS batched-factorization baseline runs GeneralizedAlpha only "
-                            "(use evaluator 'cuda' for explicit solvers)");
+    RefuseExplicitSolver(p.solver);
     const auto t0 = std::chrono::steady_clock::now();
     BatchResult r = MakeEmptyResult(p, Name());
     if (p.nSystems == 0) return r;
@@ -199,13 +196,7 @@ class CublasEvaluator final : public Evaluator {
     // chunk size from free device memory: the fused evaluator's per-system buffers plus the
     // integrator objects, workspaces, matrix slots, pivots and the compacted lists
     const size_t n2 = static_cast<size_t>(N) * static_cast<size_t>(N);
-    const size_t perSystem = CublasBytesPerSystem(p);
-    size_t freeBytes = 0, totalBytes = 0;
-    MBS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    size_t chunk = static_cast<size_t>(options_.memoryFraction * static_cast<double>(freeBytes)) / perSystem;
-    chunk = std::min<size_t>(chunk, size_t(1) << 20);
-    if (options_.maxChunkSystems > 0) chunk = std::min<size_t>(chunk, static_cast<size_t>(options_.maxChunkSystems));
-    chunk = std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(p.nSystems)));
+    const size_t chunk = PlanChunk(CublasBytesPerSystem(p), p.nSystems);
 
     const int nt = p.ThetaSize(), nv = r.nValues;
     DeviceBuffer<Real> dTheta(chunk * static_cast<size_t>(std::max(nt, 1))),
@@ -263,6 +254,26 @@ class CublasEvaluator final : public Evaluator {
   }
 
  private:
+  /// Throws ValidationError for an explicit solver type: the baseline is generalized-alpha only.
+  static void RefuseExplicitSolver(DynamicSolverType solver) {
+    if (IsExplicitSolverType(solver))
+      throw ValidationError(std::string("evaluator 'cuda-cublas': DynamicSolverType ") + DynamicSolverTypeName(solver) +
+                            " is explicit; the cuBLAS batched-factorization baseline runs GeneralizedAlpha only "
+                            "(use evaluator 'cuda' for explicit solvers)");
+  }
+
+  /// Systems per chunk: as many as memoryFraction of the free device memory holds at
+  /// `bytesPerSystem` each (CublasBytesPerSystem), at most 2^20 and maxChunkSystems (if set),
+  /// at least 1 and at most the batch.
+  size_t PlanChunk(size_t bytesPerSystem, int nSystems) const {
+    size_t freeBytes = 0, totalBytes = 0;
+    MBS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    size_t chunk = static_cast<size_t>(options_.memoryFraction * static_cast<double>(freeBytes)) / bytesPerSystem;
+    chunk = std::min<size_t>(chunk, size_t(1) << 20);
+    if (options_.maxChunkSystems > 0) chunk = std::min<size_t>(chunk, static_cast<size_t>(options_.maxChunkSystems));
+    return std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(nSystems)));
+  }
+
   /// Rounds of (collect, getrfBatched, resume, collect, getrsBatched, resume) until no system
   /// asks for anything, i.e. every system is finished.
   void RunRounds(const ChunkArrays& c, int n, int N, const LockstepLaunchPolicy& policy) {

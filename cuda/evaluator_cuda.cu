@@ -12,6 +12,7 @@
 #include <new>
 #include <vector>
 
+#include "common/integrator_parameters.h"
 #include "common/lockstep.h"
 #include "common/objectives.h"
 #include "common/system_runner.h"
@@ -19,7 +20,6 @@
 #include "cuda/device_buffer.h"
 #include "cuda/device_layout.h"
 #include "cuda/evaluator_cuda.h"
-#include "cpu/solver_internal.h"
 
 namespace mbsweep {
 
@@ -211,6 +211,32 @@ __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
   }
 }
 
+/// Device buffers of one chunk of the fused evaluator and their host staging, reused chunk
+/// after chunk: theta in (by columns when thetaByColumns); values, statuses, counters and
+/// signals out.
+struct FusedChunkBuffers {
+  FusedChunkBuffers(size_t chunk, int nt, int nv, size_t signalPerSystem, bool thetaByColumns)
+      : columns(thetaByColumns ? chunk * static_cast<size_t>(nt) : 0),
+        dTheta(chunk * static_cast<size_t>(std::max(nt, 1))),
+        dValues(chunk * static_cast<size_t>(std::max(nv, 1))),
+        dStatus(chunk),
+        dInfo(chunk),
+        dSkip(chunk),
+        skip(chunk),
+        status(chunk),
+        dSignals(signalPerSystem > 0 ? chunk * signalPerSystem : 0),
+        dSignalCount(signalPerSystem > 0 ? chunk : 0) {}
+  std::vector<Real> columns;  ///< host: the chunk's theta by columns (thetaByColumns only)
+  DeviceBuffer<Real> dTheta, dValues;
+  DeviceBuffer<int> dStatus;
+  DeviceBuffer<SolveInfo> dInfo;
+  DeviceBuffer<unsigned char> dSkip;
+  std::vector<unsigned char> skip;  ///< host: 1 for a row with a row error
+  std::vector<int> status;          ///< host: the chunk's statuses as read back
+  DeviceBuffer<Real> dSignals;
+  DeviceBuffer<int> dSignalCount;
+};
+
 class CudaEvaluator final : public Evaluator {
  public:
   explicit CudaEvaluator(const CudaEvaluatorOptions& o) : options_(o) {
@@ -246,62 +272,37 @@ class CudaEvaluator final : public Evaluator {
     const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
     const size_t warpSharedBytes =
         static_cast<size_t>(warpPolicy.warpsPerBlock) * static_cast<size_t>(slot.reals) * sizeof(Real);
-    if (mapping == KernelMapping::warpPerSystem) {
-      if (warpSharedBytes > static_cast<size_t>(maxSharedPerBlock_))
-        throw ValidationError("CUDA evaluator: the warp-per-system kernel needs " + std::to_string(warpSharedBytes) +
-                              " bytes of shared memory per block for this model (" + std::to_string(slot.n) +
-                              " unknowns); device " + std::to_string(options_.device) + " allows " +
-                              std::to_string(maxSharedPerBlock_));
-      MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(warpSharedBytes)));
-    }
+    if (mapping == KernelMapping::warpPerSystem) PrepareWarpKernel(warpSharedBytes, slot);
     DeviceLayout dl;
     dl.Upload(*p.layout, stream_);
     DeviceBuffer<Real> dSignal;
     const std::vector<Real>& sig = p.objectives.signalData;
     if (!sig.empty()) dSignal.CopyFromHost(sig.data(), sig.size(), stream_);
 
-    // chunk size from free device memory
-    size_t freeBytes = 0, totalBytes = 0;
-    MBS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    size_t chunk = static_cast<size_t>(options_.memoryFraction * static_cast<double>(freeBytes)) /
-                   std::max<size_t>(plan.globalBytesPerSystem, 1);
-    chunk = std::min<size_t>(chunk, size_t(1) << 22);
-    if (options_.maxChunkSystems > 0) chunk = std::min<size_t>(chunk, static_cast<size_t>(options_.maxChunkSystems));
-    chunk = std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(p.nSystems)));
-
+    const size_t chunk = PlanChunk(plan.globalBytesPerSystem, p.nSystems);
     const int nt = p.ThetaSize(), nv = r.nValues;
     const bool thetaByColumns = mapping == KernelMapping::threadPerSystem && nt <= ThetaLocalBound(plan.capacity);
-    std::vector<Real> columns(thetaByColumns ? chunk * static_cast<size_t>(nt) : 0);
-    DeviceBuffer<Real> dTheta(chunk * static_cast<size_t>(std::max(nt, 1))),
-        dValues(chunk * static_cast<size_t>(std::max(nv, 1)));
-    DeviceBuffer<int> dStatus(chunk);
-    DeviceBuffer<SolveInfo> dInfo(chunk);
-    DeviceBuffer<unsigned char> dSkip(chunk);
-    std::vector<unsigned char> skip(chunk);
-    std::vector<int> status(chunk);
     const size_t signalPerSystem = static_cast<size_t>(r.signalRows) * static_cast<size_t>(r.signalWidth);
-    DeviceBuffer<Real> dSignals(signalPerSystem > 0 ? chunk * signalPerSystem : 0);
-    DeviceBuffer<int> dSignalCount(signalPerSystem > 0 ? chunk : 0);
+    FusedChunkBuffers b(chunk, nt, nv, signalPerSystem, thetaByColumns);
     RecordedSignals rec;
-    if (signalPerSystem > 0) rec = RecordedSignals{dSignals.get(), dSignalCount.get(), r.signalRows, p.signalStride, r.signalWidth};
-    FusedArgs args{dl.view, dTheta.get(), thetaByColumns, nt, 0, p.objectives.set, dSignal.get(), dSkip.get(),
-                   dValues.get(), nv, dStatus.get(), dInfo.get(), rec};
+    if (signalPerSystem > 0) rec = RecordedSignals{b.dSignals.get(), b.dSignalCount.get(), r.signalRows, p.signalStride, r.signalWidth};
+    FusedArgs args{dl.view, b.dTheta.get(), thetaByColumns, nt, 0, p.objectives.set, dSignal.get(), b.dSkip.get(),
+                   b.dValues.get(), nv, b.dStatus.get(), b.dInfo.get(), rec};
 
     for (size_t begin = 0; begin < static_cast<size_t>(p.nSystems); begin += chunk) {
       const size_t n = std::min(chunk, static_cast<size_t>(p.nSystems) - begin);
-      for (size_t k = 0; k < n; ++k) skip[k] = p.rowErrors[begin + k].empty() ? 0 : 1;
+      for (size_t k = 0; k < n; ++k) b.skip[k] = p.rowErrors[begin + k].empty() ? 0 : 1;
       const Real* rows = p.theta.data() + begin * static_cast<size_t>(nt);
       if (thetaByColumns) {
         // the previous chunk's upload has completed: the stream was synchronized at its end
-        TransposeRows(rows, n, nt, columns.data());
-        rows = columns.data();
+        TransposeRows(rows, n, nt, b.columns.data());
+        rows = b.columns.data();
       }
-      dTheta.CopyFromHost(rows, n * static_cast<size_t>(nt), stream_);
-      dSkip.CopyFromHost(skip.data(), n, stream_);
+      b.dTheta.CopyFromHost(rows, n * static_cast<size_t>(nt), stream_);
+      b.dSkip.CopyFromHost(b.skip.data(), n, stream_);
       // rows a system does not record stay NaN (all bits set is a NaN)
       if (signalPerSystem > 0)
-        MBS_CUDA_CHECK(cudaMemsetAsync(dSignals.get(), 0xFF, n * signalPerSystem * sizeof(Real), stream_));
+        MBS_CUDA_CHECK(cudaMemsetAsync(b.dSignals.get(), 0xFF, n * signalPerSystem * sizeof(Real), stream_));
       args.nSystems = static_cast<int>(n);
       if (mapping == KernelMapping::warpPerSystem) {
         const int grid = (args.nSystems + warpPolicy.warpsPerBlock - 1) / warpPolicy.warpsPerBlock;
@@ -312,21 +313,46 @@ class CudaEvaluator final : public Evaluator {
       } else {
         LaunchThreadPerSystem<GeneralizedAlphaRunner>(plan.capacity, args, P);
       }
-      dValues.CopyToHost(r.values.data() + begin * static_cast<size_t>(nv), n * static_cast<size_t>(nv), stream_);
+      b.dValues.CopyToHost(r.values.data() + begin * static_cast<size_t>(nv), n * static_cast<size_t>(nv), stream_);
       if (signalPerSystem > 0) {
-        dSignals.CopyToHost(r.signals.data() + begin * signalPerSystem, n * signalPerSystem, stream_);
-        dSignalCount.CopyToHost(r.signalCount.data() + begin, n, stream_);
+        b.dSignals.CopyToHost(r.signals.data() + begin * signalPerSystem, n * signalPerSystem, stream_);
+        b.dSignalCount.CopyToHost(r.signalCount.data() + begin, n, stream_);
       }
-      dStatus.CopyToHost(status.data(), n, stream_);
-      dInfo.CopyToHost(r.info.data() + begin, n, stream_);
+      b.dStatus.CopyToHost(b.status.data(), n, stream_);
+      b.dInfo.CopyToHost(r.info.data() + begin, n, stream_);
       MBS_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      for (size_t k = 0; k < n; ++k) r.status[begin + k] = static_cast<SolveStatus>(status[k]);
+      for (size_t k = 0; k < n; ++k) r.status[begin + k] = static_cast<SolveStatus>(b.status[k]);
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
   }
 
  private:
+  /// Systems per chunk: as many as memoryFraction of the free device memory holds at
+  /// `bytesPerSystem` each, at most 2^22 and maxChunkSystems (if set), at least 1 and at most
+  /// the batch.
+  size_t PlanChunk(size_t bytesPerSystem, int nSystems) const {
+    size_t freeBytes = 0, totalBytes = 0;
+    MBS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    size_t chunk = static_cast<size_t>(options_.memoryFraction * static_cast<double>(freeBytes)) /
+                   std::max<size_t>(bytesPerSystem, 1);
+    chunk = std::min<size_t>(chunk, size_t(1) << 22);
+    if (options_.maxChunkSystems > 0) chunk = std::min<size_t>(chunk, static_cast<size_t>(options_.maxChunkSystems));
+    return std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(nSystems)));
+  }
+
+  /// Lets the warp-per-system kernel use `warpSharedBytes` of dynamic shared memory per block;
+  /// throws ValidationError if the device allows less.
+  void PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot) {
+    if (warpSharedBytes > static_cast<size_t>(maxSharedPerBlock_))
+      throw ValidationError("CUDA evaluator: the warp-per-system kernel needs " + std::to_string(warpSharedBytes) +
+                            " bytes of shared memory per block for this model (" + std::to_string(slot.n) +
+                            " unknowns); device " + std::to_string(options_.device) + " allows " +
+                            std::to_string(maxSharedPerBlock_));
+    MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(warpSharedBytes)));
+  }
+
   /// Launches the thread-per-system kernel of the model's capacity (8 to 64; ChooseKernelMapping
   /// refuses larger ones) with the capacity's launch policy.
   template <template <int> class Runner, class Params>

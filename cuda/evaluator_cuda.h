@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "cpu/batch.h"
+#include "common/batch.h"
 
 namespace mbsweep {
 

@@ -1,6 +1,10 @@
-#include "studies/evaluators.h"
+// Evaluators by name (CreateEvaluator, CudaAvailable; declared in common/batch.h): the one
+// place that knows every backend, above both (target mbsweep::backends, which links
+// mbsweep::cpu and, when built, mbsweep::cuda; the backends know only common/).
+#include "common/batch.h"
 
 #include "common/rules.h"
+#include "cpu/evaluator_cpu.h"
 #ifdef MBSWEEP_HAVE_CUDA
 #include "cuda/evaluator_cuda.h"
 #endif

@@ -32,10 +32,10 @@
 #include <string>
 #include <vector>
 
+#include "common/batch.h"
 #include "common/objectives_host.h"
 #include "common/parameters.h"
-#include "cpu/batch.h"
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 #include "studies/grid.h"
 
 namespace mbsweep {

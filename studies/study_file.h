@@ -74,7 +74,7 @@
 
 #include "common/model.h"
 #include "common/objectives_host.h"
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 #include "studies/genetic.h"
 #include "studies/grid.h"
 #include "studies/identification.h"

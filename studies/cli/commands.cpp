@@ -16,13 +16,13 @@
 #include <memory>
 #include <sstream>
 
+#include "common/batch.h"
 #include "common/output_file.h"
 #include "common/rules.h"
-#include "cpu/batch.h"
+#include "cpu/evaluator_cpu.h"
 #include "cpu/simulation.h"
 #include "studies/checkpoint.h"
 #include "studies/cli/progress.h"
-#include "studies/evaluators.h"
 #include "studies/genetic.h"
 #include "studies/grid.h"
 #include "studies/identification.h"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "common/batch.h"
 #include "cpu/simulation.h"
-#include "studies/evaluators.h"
 
 using namespace mbsweep;
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "common/explicit_rk.h"
+#include "common/integrator_parameters.h"
 #include "cpu/simulation.h"
-#include "cpu/solver_internal.h"
 #include "tests/cpu/test_util.h"
 
 namespace mbsweep {

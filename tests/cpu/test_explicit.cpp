@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "common/batch.h"
 #include "common/creators.h"
-#include "cpu/batch.h"
+#include "cpu/evaluator_cpu.h"
 #include "cpu/simulation.h"
 #include "test_util.h"
 

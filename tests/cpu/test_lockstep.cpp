@@ -9,8 +9,9 @@
 #include <string>
 
 #include "common/creators.h"
-#include "tests/cpu/test_util.h"
 #include "cpu/batch_lockstep.h"
+#include "cpu/evaluator_cpu.h"
+#include "tests/cpu/test_util.h"
 
 namespace mbsweep {
 namespace {

@@ -6,11 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/batch.h"
 #include "common/generalized_alpha.h"
+#include "common/integrator_parameters.h"
 #include "common/objectives.h"
-#include "common/system_runner.h"
-#include "cpu/batch.h"
 #include "common/objectives_host.h"
+#include "common/system_runner.h"
 #include "cpu/linear_algebra.h"
 #include "cpu/simulation.h"
 

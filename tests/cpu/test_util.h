@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "common/batch.h"
 #include "common/creators.h"
 #include "common/model.h"
 #include "common/objectives_host.h"
-#include "cpu/batch.h"
 
 namespace mbsweep::test {
 

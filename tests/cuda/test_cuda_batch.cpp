@@ -9,11 +9,11 @@
 #include <cmath>
 #include <string>
 
+#include "common/batch.h"
 #include "common/creators.h"
 #include "common/system_runner.h"
-#include "tests/cpu/test_util.h"
 #include "cuda/evaluator_cuda.h"
-#include "studies/evaluators.h"
+#include "tests/cpu/test_util.h"
 
 namespace mbsweep {
 namespace {

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "common/batch.h"
 #include "common/objectives_host.h"
 #include "common/parameters.h"
 #include "common/rules.h"
-#include "cpu/batch.h"
 #include "studies/study_file.h"
 
 #ifndef MBSWEEP_FUZZ_DATA_DIR

@@ -5,7 +5,7 @@
 
 #include "common/model.h"
 #include "common/objectives_host.h"
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 
 namespace mbsweep::test {
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/rules.h"
+#include "cpu/evaluator_cpu.h"
 #include "cpu/simulation.h"
 #include "oscillator_fixture.h"
 #include "studies/identification.h"

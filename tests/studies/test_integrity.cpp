@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 #include "studies/output_folder.h"
 #include "tests/studies/cli_run.h"
 

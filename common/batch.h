@@ -1,8 +1,11 @@
 /// @file batch.h
-/// Batched evaluation: one compiled model, P rows of theta, and per system the objective
-/// values and a status. Evaluators (cpu, cuda) implement one interface and are created by
-/// name (studies/evaluators.h). A failing system never fails the batch: it gets a status
-/// and NaN objective values.
+/// The batch contract every backend implements: one compiled model, P rows of theta, and
+/// per system the objective values and a status. Evaluators (cpu/evaluator_cpu.h,
+/// cuda/evaluator_cuda.h) implement one interface and are created by name (CreateEvaluator).
+/// A failing system never fails the batch: it gets a status and NaN objective values.
+/// Host-only (no CUDA, no Eigen); defined in common/batch.cpp, except CreateEvaluator and
+/// CudaAvailable, the name dispatch above the backends (studies/evaluators.cpp, target
+/// mbsweep::backends, which links every backend this build has).
 #pragma once
 
 #include <memory>
@@ -12,7 +15,7 @@
 #include "common/generalized_alpha.h"
 #include "common/objectives_host.h"
 #include "common/parameters.h"
-#include "cpu/simulation_settings.h"
+#include "common/simulation_settings.h"
 
 namespace mbsweep {
 
@@ -99,24 +102,8 @@ class Evaluator {
   virtual BatchResult Evaluate(const BatchProblem& problem) = 0;
 };
 
-/// Options of the CPU evaluator.
-struct CpuEvaluatorOptions {
-  int threads = 0;  ///< 0: all hardware threads
-};
-/// The CPU batch runner: a thread pool over systems, each system on the same fixed-capacity
-/// per-system integrator code the CUDA kernels run.
-std::unique_ptr<Evaluator> CreateCpuEvaluator(const CpuEvaluatorOptions& options = {});
-
-/// Parameters of the generalized-alpha integrator from settings (also used by the CPU
-/// reference solver); explicit ones: ToExplicitParameters (cpu/solver_internal.h).
-GeneralizedAlphaParameters ToGeneralizedAlphaParameters(const SimulationSettings& s, DynamicSolverType type);
-
 /// Checks that a batch can run on the batch path; throws ValidationError naming the rule.
 void CheckBatchProblem(const BatchProblem& p);
-
-}  // namespace mbsweep
-
-namespace mbsweep {
 
 /// Deviation of one batch result from a reference result (same problem), per value column.
 struct BatchComparison {
@@ -135,5 +122,25 @@ struct BatchComparison {
 BatchComparison CompareBatchResults(const BatchResult& reference, const BatchResult& other);
 /// Human-readable report: one line per value column, the differing statuses and the speedup.
 std::string FormatComparison(const BatchComparison& c, const std::vector<std::string>& valueNames);
+
+/// Options of the evaluators created by name; each backend reads its own.
+struct EvaluatorOptions {
+  int threads = 0;          ///< cpu: worker threads (0: all hardware threads)
+  int device = 0;           ///< cuda: device ordinal
+  int maxChunkSystems = 0;  ///< cuda: systems per launch (0: planned from device memory)
+};
+
+/// Creates an evaluator by name: "cpu", "cuda" (fused kernels, when built with CUDA and a
+/// device is present; the kernel mapping chosen by model size), "cuda-thread" and
+/// "cuda-warp" (the same with the thread-per-system or the warp-per-system kernel forced,
+/// for comparisons), "cuda-cublas" (the cuBLAS batched-factorization baseline,
+/// generalized-alpha only, same conditions) and "auto" (cuda if available, else cpu).
+/// Throws ValidationError for an unknown name or an unavailable backend (naming why, e.g.
+/// "no usable CUDA device (...)"). Defined in studies/evaluators.cpp (mbsweep::backends).
+std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const EvaluatorOptions& options = {});
+
+/// True if this build has the CUDA backend and a device is usable (why: the reason if not).
+/// Defined in studies/evaluators.cpp (mbsweep::backends).
+bool CudaAvailable(std::string* why = nullptr);
 
 }  // namespace mbsweep

@@ -1,6 +1,8 @@
 /// @file simulation_settings.h
 /// Simulation settings with Exudyn's structure, names and defaults
-/// (simulationSettings.timeIntegration.newton.relativeTolerance, ...).
+/// (simulationSettings.timeIntegration.newton.relativeTolerance, ...), read by the CPU
+/// reference solver and carried by every batch (common/batch.h) to every backend. Host-only;
+/// defined in common/simulation_settings.cpp.
 #pragma once
 
 #include <string>
