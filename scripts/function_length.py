@@ -207,6 +207,13 @@ def scan(path, max_lines):
         elif c == "{":
             header = text[header_start:i]
             name = function_name(header) if not ctor_init_pending(header) else None
+            if name in ("TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"):
+                m = re.search(r"\(([^)]*)\)\s*$", header)  # TEST(Suite, Name): name it so
+                name = name + "(" + " ".join(m.group(1).split()) + ")" if m else name
+            elif name:
+                classes = [e[1] for e in stack if e[0] == "scope" and e[1]]
+                if classes and "::" not in name:
+                    name = "::".join(classes + [name])
             if name:
                 stripped = header.rstrip()
                 k = header_start + len(header) - len(header.lstrip())
@@ -218,7 +225,9 @@ def scan(path, max_lines):
             elif has_top_level_assign(strip_template_prefix(header)) or re.search(r"(\breturn|[,(\[])\s*$", header):
                 stack.append(("init",))
             else:
-                stack.append(("scope",))
+                m = re.search(r"\b(?:class|struct|union)\s+(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?::[^{]*)?$",
+                              strip_template_prefix(header).strip())
+                stack.append(("scope", m.group(1) if m else ""))
                 header_start = i + 1
         elif c == "}":
             if stack:
