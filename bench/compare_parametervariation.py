@@ -21,7 +21,7 @@ import sys
 import time
 import warnings
 
-# Exudyn 1.12+ warns that physicsMass (the name the reference notes use) is deprecated
+# Exudyn 1.12+ warns that physicsMass (the name Exudyn's examples use) is deprecated
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -636,7 +636,7 @@ class GeneralizedAlpha {
   }
 
   /// After a Newton update: residual, convergence, divergence and the modified-Newton rules
-  /// (exudyn-semantics 2.3), in the reference solver's order:
+  /// (Exudyn's CSolverImplicitSecondOrder.cpp and CSolverBase.cpp), in the reference solver's order:
   /// - convergence first (r/r0 <= relTol or r <= absTol); after a restart one more iteration;
   /// - not converged: divergence (q or v norm^2 >= maximumSolutionNorm, or not finite) ends the
   ///   attempt under full Newton; a Jacobian update after maxModifiedNewtonIterations

@@ -1,5 +1,5 @@
 /// @file objectives.h
-/// Objectives reduced on the fly while a system integrates (DESIGN.md point 5): a batch
+/// Objectives reduced on the fly while a system integrates (the project's design rule): a batch
 /// moves only parameters in and a few numbers out. Host/device code: no allocation, no
 /// exceptions, no std containers.
 ///

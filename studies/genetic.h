@@ -1,6 +1,6 @@
 /// @file genetic.h
 /// Genetic optimization with the semantics of Exudyn's GeneticOptimization
-/// (exudyn.processing.GeneticOptimization, see shared/reference/exudyn-semantics.md §1.2),
+/// (exudyn.processing.GeneticOptimization in Exudyn's main/pythonDev/exudyn/processing.py),
 /// drawing its random numbers in the same order. With randomStream = GeneticRandomStream::Numpy
 /// they are numpy's legacy numbers (studies/random.h NumpyRandomState), so that with the same
 /// seed, ranges, options and objective values it produces the same individuals, the same
@@ -39,7 +39,7 @@
 /// normal(m, s) = m + s*(Box-Muller variate). The algorithm is the same for both.
 ///
 /// Results file and resume (GeneticOptions::resultsFile, ::resume): Exudyn's 'genetic
-/// optimization' file (§1.3), one line "globalIndex, value, p1, ..., pN" per evaluated
+/// optimization' file (results_file.h), one line "globalIndex, value, p1, ..., pN" per evaluated
 /// individual (globalIndex = index in the history), appended and flushed after each
 /// generation, with a checkpoint manifest `<resultsFile>.manifest` (checkpoint.h) recording
 /// each completed generation. A killed run resumed with `resume = true` (seed required)
@@ -130,7 +130,7 @@ struct GeneticOptions {
   std::function<void(int generation, std::size_t firstEvaluation, const GeneticIndividuals& individuals,
                      const std::vector<double>& values)>
       onGeneration;
-  /// Exudyn's 'genetic optimization' results file (empty: none): the header of §1.3 (fileType
+  /// Exudyn's 'genetic optimization' results file (empty: none): the header of results_file.h (fileType
   /// 'genetic optimization', the ranges line holds str((min, max)) per parameter, e.g.
   /// "(1.0, 10.0)"), then per generation one line "globalIndex, value, p1, ..., pN" per
   /// evaluated individual, appended and flushed after the generation. A checkpoint manifest

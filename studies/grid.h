@@ -1,6 +1,6 @@
 /// @file grid.h
 /// Full tensor grids with the semantics of Exudyn's ParameterVariation
-/// (exudyn.processing.ParameterVariation, see shared/reference/exudyn-semantics.md §1.1):
+/// (exudyn.processing.ParameterVariation in Exudyn's main/pythonDev/exudyn/processing.py):
 ///  * a range is a tuple (begin, end, n), expanded with numpy.linspace(begin, end, n), or with
 ///    numpy.logspace(log10(begin), log10(end), n) when useLogSpace (which then applies to every
 ///    tuple), or an explicit list of values;

@@ -1,6 +1,6 @@
 /// @file parameter_variation.h
 /// ParameterVariation with the semantics of Exudyn's exudyn.processing.ParameterVariation
-/// (shared/reference/exudyn-semantics.md §1.1, §1.3): the full tensor grid of a
+/// (Exudyn's main/pythonDev/exudyn/processing.py; grid.h, results_file.h): the full tensor grid of a
 /// ParameterGrid (first parameter slowest) is evaluated in grid order and the values are
 /// returned in grid order together with the grid (Exudyn returns [parameterDict, values]).
 ///

@@ -4,7 +4,7 @@
 /// * NumpyRandomState reproduces numpy's legacy global RandomState (np.random.seed(int)
 ///   followed by the legacy np.random.* calls) number for number, so that a study driver
 ///   that draws in the same order as Exudyn's Python code (GeneticOptimization, see
-///   exudyn-semantics.md §1.2) reproduces its individuals bit for bit. Host only.
+///   genetic.h) reproduces its individuals bit for bit. Host only.
 /// * PhiloxStream is a counter-based stream (Philox4x32-10, Salmon et al., SC'11): the
 ///   numbers depend only on (seed, stream id, position), never on which thread or in which
 ///   order streams are used. Header-only, no allocation, usable on host and device.

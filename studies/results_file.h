@@ -1,6 +1,6 @@
 /// @file results_file.h
-/// Results files in Exudyn's format (exudyn.processing.WriteToFile, see
-/// shared/reference/exudyn-semantics.md §1.3), a reader for them (round trips, --resume), and a
+/// Results files in Exudyn's format (exudyn.processing.WriteToFile in
+/// Exudyn's main/pythonDev/exudyn/processing.py), a reader for them (round trips, --resume), and a
 /// plain CSV results writer. Host only.
 ///
 /// Exudyn format (every line ends with '\n'):

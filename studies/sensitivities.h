@@ -1,6 +1,6 @@
 /// @file sensitivities.h
 /// ComputeSensitivities with the semantics of Exudyn's exudyn.processing.ComputeSensitivities
-/// (shared/reference/exudyn-semantics.md §1.4):
+/// (Exudyn's main/pythonDev/exudyn/processing.py):
 ///  * parameters are ordered entries (name, ref, relStep, n); Exudyn's bare value means
 ///    (ref, 1e-3, 0) and a pair (ref, relStep) means n = 0;
 ///  * evaluation 0 is the reference (every parameter at ref); then, parameter by parameter

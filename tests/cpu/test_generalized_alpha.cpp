@@ -21,7 +21,7 @@ using test::OscillatorExact;
 
 // alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1), gamma = 1/2 + alpha_f - alpha_m,
 // beta = (gamma + 1/2)^2 / 4; for rho = 0.9: 0.42105, 0.47368, 0.55263, 0.27701 (5 digits).
-// (The reference notes print beta = 0.27839, which contradicts their own formula; the mini
+// (beta = 0.27839, a value quoted for rho = 0.9 elsewhere, contradicts this formula; the mini
 // examples, e.g. ObjectConnectorSpringDamper, reproduce Exudyn to 1e-10 only with 0.27701.)
 TEST(GeneralizedAlpha, ParametersFromSpectralRadius) {
   struct NoLA {

@@ -1,6 +1,6 @@
 // Exudyn's mini examples solved with the generalized-alpha integrator (default settings:
 // t = 1, 100 steps, rho = 0.9, index 3, full Newton), each checked to 1e-10 relative of the
-// reference in Exudyn's test-suite reference values (exudyn-semantics §4.1).
+// reference in Exudyn's test-suite reference values (main/pythonDev/TestModels/runTestSuiteRefSol.py).
 #include <gtest/gtest.h>
 
 #include <cmath>

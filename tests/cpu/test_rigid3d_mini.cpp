@@ -1,6 +1,6 @@
 // 3D rigid bodies, connectors and joints: Exudyn's mini examples solved with the
 // generalized-alpha integrator (default settings: t = 1, 100 steps, rho = 0.9, index 3, full
-// Newton), checked against Exudyn's test-suite reference values (exudyn-semantics §4.1), plus
+// Newton), checked against Exudyn's test-suite reference values (TestModels/runTestSuiteRefSol.py), plus
 // property tests of Euler-parameter and Tait-Bryan nodes.
 #include <gtest/gtest.h>
 

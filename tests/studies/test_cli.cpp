@@ -1,6 +1,6 @@
 // The mbsweep command line on the ready-to-run examples (studies/examples), run in-process.
 // Reference figures: Exudyn's parameterVariationExample (values[-1] = 3.8418270115351496)
-// and geneticOptimizationSliderCrank (pOpt, vOpt), see shared/reference/exudyn-semantics.md §1.5.
+// and geneticOptimizationSliderCrank (pOpt, vOpt), Exudyn's main/pythonDev/Examples/.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
