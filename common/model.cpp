@@ -691,19 +691,21 @@ void Model::SetSensorOutput(SensorIndex i, const std::string& fileName, bool wri
       sensors_.at(static_cast<size_t>(i.value)));
 }
 
-Layout Model::Compile() const {
-  Layout L;
-  std::vector<int>& ints = L.ints;
-  std::vector<std::string>& paths = L.thetaPaths;
-  auto thetaNow = [&] { return static_cast<int>(paths.size()); };
+namespace {
+// ---------------------------------------------------------------------------------------
+// Compilation, stage by stage (each appends its records to L.ints and its theta paths).
+// ---------------------------------------------------------------------------------------
+int ThetaNow(const Layout& L) { return static_cast<int>(L.thetaPaths.size()); }
 
-  // nodes: coordinates
-  std::vector<NodeRecord> nrec(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const int n2 = NodeODE2Count(nodes_[i]), n1 = NodeODE1Count(nodes_[i]);
+/// Nodes: coordinates and the nodes' algebraic equations.
+std::vector<NodeRecord> CompileNodes(const Model& model, Layout& L) {
+  const auto& nodes = model.Nodes();
+  std::vector<NodeRecord> nrec(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const int n2 = NodeODE2Count(nodes[i]), n1 = NodeODE1Count(nodes[i]);
     // the Euler-parameter norm of an EP node is an algebraic equation owned by the node; node
     // equations are numbered before the object equations (as Exudyn assigns node coordinates first)
-    const auto* ep = std::get_if<NodeRigidBodyEP>(&nodes_[i]);
+    const auto* ep = std::get_if<NodeRigidBodyEP>(&nodes[i]);
     const int nAE = ep && ep->addConstraintEquation ? 1 : 0;
     nrec[i] = NodeRecord{n2, n2 ? L.nODE2 : -1, n1, n1 ? L.nODE1 : -1, nAE, nAE ? L.nAE : -1};
     L.nODE2 += n2;
@@ -713,27 +715,33 @@ Layout Model::Compile() const {
       L.aeOwnerObject.push_back(-1);
       L.aeOwnerNode.push_back(static_cast<int>(i));
     }
-    L.nodeNames.push_back(NodeName(static_cast<int>(i)));
-    L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes_[i])), static_cast<int>(ints.size()), thetaNow()});
-    ints.insert(ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, nrec[i].nAE,
-                             nrec[i].aeBegin});
-    AppendTheta(nodes_[i], L.nodeNames.back(), nullptr, &paths, &L.thetaRules);
+    L.nodeNames.push_back(model.NodeName(static_cast<int>(i)));
+    L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
+    L.ints.insert(L.ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, nrec[i].nAE,
+                                 nrec[i].aeBegin});
+    AppendTheta(nodes[i], L.nodeNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
   if (L.nODE2 + L.nODE1 == 0) throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
+  return nrec;
+}
 
-  // markers: resolve node and coordinate set
-  auto bodyNode = [&](int obj) -> int {
-    return std::visit(
-        [](const auto& x) -> int {
-          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ObjectGround>) return -1;
-          else if constexpr (HasNodeNumber<std::decay_t<decltype(x)>>::value) return x.nodeNumber.value;
-          else return -1;
-        },
-        objects_[static_cast<size_t>(obj)]);
-  };
-  std::vector<MarkerRecord> mrec(markers_.size());
-  for (size_t i = 0; i < markers_.size(); ++i) {
-    const MarkerKind mk = KindOf(markers_[i]);
+/// The node of a body object (-1 for ground and objects without a node).
+int BodyNode(const ObjectItem& object) {
+  return std::visit(
+      [](const auto& x) -> int {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ObjectGround>) return -1;
+        else if constexpr (HasNodeNumber<std::decay_t<decltype(x)>>::value) return x.nodeNumber.value;
+        else return -1;
+      },
+      object);
+}
+
+/// Markers: their node and coordinate set resolved.
+std::vector<MarkerRecord> CompileMarkers(const Model& model, const std::vector<NodeRecord>& nrec, Layout& L) {
+  const auto& markers = model.Markers();
+  std::vector<MarkerRecord> mrec(markers.size());
+  for (size_t i = 0; i < markers.size(); ++i) {
+    const MarkerKind mk = KindOf(markers[i]);
     MarkerRecord r{-1, -1, 0, 0};
     std::visit(
         [&](const auto& x) {
@@ -741,129 +749,154 @@ Layout Model::Compile() const {
           if constexpr (std::is_same_v<T, MarkerBodyPosition> || std::is_same_v<T, MarkerBodyRigid> ||
                         std::is_same_v<T, MarkerBodyMass>) {
             r.target = x.bodyNumber.value;
-            r.node = bodyNode(r.target);
+            r.node = BodyNode(model.Objects()[static_cast<size_t>(r.target)]);
           } else {
             r.target = x.nodeNumber.value;
             r.node = x.nodeNumber.value;
           }
           if constexpr (std::is_same_v<T, MarkerNodeCoordinate>) r.coordinate = x.coordinate;
         },
-        markers_[i]);
+        markers[i]);
     if (r.node >= 0) {
       const NodeRecord& nr = nrec[static_cast<size_t>(r.node)];
       r.nCoords = mk == MarkerKind::NodeCoordinate ? ((nr.nODE2 > 0 || nr.nODE1 > 0) ? 1 : 0) : nr.nODE2;
     }
     mrec[i] = r;
-    L.markerNames.push_back(MarkerName(static_cast<int>(i)));
-    L.markers.push_back(ItemRec{static_cast<int>(mk), static_cast<int>(ints.size()), thetaNow()});
-    ints.insert(ints.end(), {r.target, r.node, r.coordinate, r.nCoords});
-    AppendTheta(markers_[i], L.markerNames.back(), nullptr, &paths, &L.thetaRules);
+    L.markerNames.push_back(model.MarkerName(static_cast<int>(i)));
+    L.markers.push_back(ItemRec{static_cast<int>(mk), static_cast<int>(L.ints.size()), ThetaNow(L)});
+    L.ints.insert(L.ints.end(), {r.target, r.node, r.coordinate, r.nCoords});
+    AppendTheta(markers[i], L.markerNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
-  // global coordinate indices of a marker's coordinates
-  auto markerLTG = [&](int m, std::vector<int>& ltg2, std::vector<int>& ltg1) {
+  return mrec;
+}
+
+/// The structure of one object: its global coordinates, algebraic equations and extra ints.
+struct ObjectStructure {
+  std::vector<int> ltg2, ltg1, extra;
+  int nAE = 0;
+};
+
+struct ObjectStructureBuilder {
+  const Model& model;
+  const std::vector<NodeRecord>& nrec;
+  const std::vector<MarkerRecord>& mrec;
+  ObjectStructure& out;
+
+  /// Global coordinate indices of a marker's coordinates.
+  void AddMarkerCoordinates(int m) const {
     const MarkerRecord& r = mrec[static_cast<size_t>(m)];
     if (r.node < 0 || r.nCoords == 0) return;
     const NodeRecord& nr = nrec[static_cast<size_t>(r.node)];
-    if (KindOf(markers_[static_cast<size_t>(m)]) == MarkerKind::NodeCoordinate) {
-      if (nr.nODE2 > 0) ltg2.push_back(nr.ode2Begin + r.coordinate);
-      else ltg1.push_back(nr.ode1Begin + r.coordinate);
+    if (KindOf(model.Markers()[static_cast<size_t>(m)]) == MarkerKind::NodeCoordinate) {
+      if (nr.nODE2 > 0) out.ltg2.push_back(nr.ode2Begin + r.coordinate);
+      else out.ltg1.push_back(nr.ode1Begin + r.coordinate);
     } else {
-      for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
+      for (int k = 0; k < nr.nODE2; ++k) out.ltg2.push_back(nr.ode2Begin + k);
     }
-  };
-
-  // objects
-  for (size_t i = 0; i < objects_.size(); ++i) {
-    const ObjectKind ok = KindOf(objects_[i]);
-    std::vector<int> ltg2, ltg1, extra;
-    int nAE = 0;
-    std::visit(
-        [&](const auto& x) {
-          using T = std::decay_t<decltype(x)>;
-          if constexpr (std::is_same_v<T, ObjectGround>) {
-          } else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
-            for (auto n : x.nodeNumbers) {
-              const NodeRecord& nr = nrec[static_cast<size_t>(n.value)];
-              for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
-            }
-            extra = {!x.massMatrix.data.empty(), !x.stiffnessMatrix.data.empty(), !x.dampingMatrix.data.empty(),
-                     !x.forceVector.empty()};
-          } else if constexpr (std::is_same_v<T, ObjectGenericODE1>) {
-            for (auto n : x.nodeNumbers) {
-              const NodeRecord& nr = nrec[static_cast<size_t>(n.value)];
-              for (int k = 0; k < nr.nODE1; ++k) ltg1.push_back(nr.ode1Begin + k);
-            }
-            extra = {!x.systemMatrix.data.empty(), !x.rhsVector.empty()};
-          } else if constexpr (HasNodeNumber<T>::value) {
-            const NodeRecord& nr = nrec[static_cast<size_t>(x.nodeNumber.value)];
-            for (int k = 0; k < nr.nODE2; ++k) ltg2.push_back(nr.ode2Begin + k);
-            extra = {x.nodeNumber.value};
-          } else {  // connectors and constraints
-            markerLTG(x.markerNumbers[0].value, ltg2, ltg1);
-            markerLTG(x.markerNumbers[1].value, ltg2, ltg1);
-            extra = {x.markerNumbers[0].value, x.markerNumbers[1].value, x.activeConnector ? 1 : 0};
-            if constexpr (std::is_same_v<T, ObjectConnectorCoordinate>) {
-              nAE = 1;
-              extra.insert(extra.end(), {x.velocityLevel ? 1 : 0, static_cast<int>(x.offsetTimeFunction.type),
+  }
+  void AddNodeCoordinates(NodeIndex n, bool ode1) const {
+    const NodeRecord& nr = nrec[static_cast<size_t>(n.value)];
+    if (ode1)
+      for (int k = 0; k < nr.nODE1; ++k) out.ltg1.push_back(nr.ode1Begin + k);
+    else
+      for (int k = 0; k < nr.nODE2; ++k) out.ltg2.push_back(nr.ode2Begin + k);
+  }
+  /// Algebraic equations and extra ints of a constraint beyond [marker0, marker1, active].
+  template <class T> void AddConstraint(const T& x) const {
+    if constexpr (std::is_same_v<T, ObjectConnectorCoordinate>) {
+      out.nAE = 1;
+      out.extra.insert(out.extra.end(), {x.velocityLevel ? 1 : 0, static_cast<int>(x.offsetTimeFunction.type),
                                          static_cast<int>(x.offsetTimeFunction.times.size())});
-            } else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) {
-              nAE = 1;
-            } else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) {
-              nAE = 2;
-            } else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
-              nAE = x.constrainRotation ? 2 : 1;
-              extra.push_back(x.constrainRotation ? 1 : 0);
-            } else if constexpr (std::is_same_v<T, ObjectJointSpherical>) {
-              nAE = 3;
-              extra.insert(extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
-            } else if constexpr (std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX>) {
-              nAE = 5;
-            } else if constexpr (std::is_same_v<T, ObjectJointGeneric>) {
-              nAE = 6;
-              extra.insert(extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
-            }
-          }
-        },
-        objects_[i]);
+    } else if constexpr (std::is_same_v<T, ObjectConnectorDistance>) {
+      out.nAE = 1;
+    } else if constexpr (std::is_same_v<T, ObjectJointRevolute2D>) {
+      out.nAE = 2;
+    } else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>) {
+      out.nAE = x.constrainRotation ? 2 : 1;
+      out.extra.push_back(x.constrainRotation ? 1 : 0);
+    } else if constexpr (std::is_same_v<T, ObjectJointSpherical>) {
+      out.nAE = 3;
+      out.extra.insert(out.extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
+    } else if constexpr (std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX>) {
+      out.nAE = 5;
+    } else if constexpr (std::is_same_v<T, ObjectJointGeneric>) {
+      out.nAE = 6;
+      out.extra.insert(out.extra.end(), x.constrainedAxes.begin(), x.constrainedAxes.end());
+    }
+  }
+  template <class T> void operator()(const T& x) const {
+    if constexpr (std::is_same_v<T, ObjectGround>) {
+    } else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
+      for (auto n : x.nodeNumbers) AddNodeCoordinates(n, false);
+      out.extra = {!x.massMatrix.data.empty(), !x.stiffnessMatrix.data.empty(), !x.dampingMatrix.data.empty(),
+                   !x.forceVector.empty()};
+    } else if constexpr (std::is_same_v<T, ObjectGenericODE1>) {
+      for (auto n : x.nodeNumbers) AddNodeCoordinates(n, true);
+      out.extra = {!x.systemMatrix.data.empty(), !x.rhsVector.empty()};
+    } else if constexpr (HasNodeNumber<T>::value) {
+      AddNodeCoordinates(x.nodeNumber, false);
+      out.extra = {x.nodeNumber.value};
+    } else {  // connectors and constraints
+      AddMarkerCoordinates(x.markerNumbers[0].value);
+      AddMarkerCoordinates(x.markerNumbers[1].value);
+      out.extra = {x.markerNumbers[0].value, x.markerNumbers[1].value, x.activeConnector ? 1 : 0};
+      AddConstraint(x);
+    }
+  }
+};
+
+/// Objects: coordinates, algebraic equations and extra ints.
+void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, const std::vector<MarkerRecord>& mrec,
+                    Layout& L) {
+  const auto& objects = model.Objects();
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const ObjectKind ok = KindOf(objects[i]);
+    ObjectStructure o;
+    std::visit(ObjectStructureBuilder{model, nrec, mrec, o}, objects[i]);
     // the planar rigid body's mass matrix depends on the angle when its centre of mass is
-    // offset; the offset is a theta parameter a study may vary, so never assume constancy
-    if (ok == ObjectKind::RigidBody2D) L.constantMassMatrix = false;
-    // the 3D rigid body's mass matrix depends on its rotation parameters
-    if (ok == ObjectKind::RigidBody) L.constantMassMatrix = false;
-    const int aeBegin = nAE ? L.nAE : -1;
-    for (int k = 0; k < nAE; ++k) {
+    // offset (a theta parameter a study may vary, so never assume constancy); the 3D rigid
+    // body's depends on its rotation parameters
+    if (ok == ObjectKind::RigidBody2D || ok == ObjectKind::RigidBody) L.constantMassMatrix = false;
+    const int aeBegin = o.nAE ? L.nAE : -1;
+    for (int k = 0; k < o.nAE; ++k) {
       L.aeOwnerObject.push_back(static_cast<int>(i));
       L.aeOwnerNode.push_back(-1);
     }
-    L.nAE += nAE;
-    L.maxLocalODE2 = std::max(L.maxLocalODE2, static_cast<int>(ltg2.size()));
-    L.objectNames.push_back(ObjectName(static_cast<int>(i)));
-    L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(ints.size()), thetaNow()});
-    ints.insert(ints.end(), {static_cast<int>(ltg2.size()), static_cast<int>(ltg1.size()), nAE, aeBegin});
-    ints.insert(ints.end(), ltg2.begin(), ltg2.end());
-    ints.insert(ints.end(), ltg1.begin(), ltg1.end());
-    ints.insert(ints.end(), extra.begin(), extra.end());
-    AppendTheta(objects_[i], L.objectNames.back(), nullptr, &paths, &L.thetaRules);
+    L.nAE += o.nAE;
+    L.maxLocalODE2 = std::max(L.maxLocalODE2, static_cast<int>(o.ltg2.size()));
+    L.objectNames.push_back(model.ObjectName(static_cast<int>(i)));
+    L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
+    L.ints.insert(L.ints.end(), {static_cast<int>(o.ltg2.size()), static_cast<int>(o.ltg1.size()), o.nAE, aeBegin});
+    L.ints.insert(L.ints.end(), o.ltg2.begin(), o.ltg2.end());
+    L.ints.insert(L.ints.end(), o.ltg1.begin(), o.ltg1.end());
+    L.ints.insert(L.ints.end(), o.extra.begin(), o.extra.end());
+    AppendTheta(objects[i], L.objectNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
+}
 
-  // loads
-  for (size_t i = 0; i < loads_.size(); ++i) {
+/// Loads: [marker, bodyFixed, timeFunctionType, tableLength].
+void CompileLoads(const Model& model, Layout& L) {
+  const auto& loads = model.Loads();
+  for (size_t i = 0; i < loads.size(); ++i) {
     std::visit(
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
           int bodyFixed = 0;
           if constexpr (std::is_same_v<T, LoadForceVector> || std::is_same_v<T, LoadTorqueVector>) bodyFixed = x.bodyFixed;
-          L.loadNames.push_back(LoadName(static_cast<int>(i)));
-          L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads_[i])), static_cast<int>(ints.size()), thetaNow()});
-          ints.insert(ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type),
-                                   static_cast<int>(x.timeFunction.times.size())});
+          L.loadNames.push_back(model.LoadName(static_cast<int>(i)));
+          L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
+          L.ints.insert(L.ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type),
+                                       static_cast<int>(x.timeFunction.times.size())});
         },
-        loads_[i]);
-    AppendTheta(loads_[i], L.loadNames.back(), nullptr, &paths, &L.thetaRules);
+        loads[i]);
+    AppendTheta(loads[i], L.loadNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
+}
 
-  // sensors
-  for (size_t i = 0; i < sensors_.size(); ++i) {
+/// Sensors: [target, outputVariableType].
+void CompileSensors(const Model& model, Layout& L) {
+  const auto& sensors = model.Sensors();
+  for (size_t i = 0; i < sensors.size(); ++i) {
     std::visit(
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
@@ -874,14 +907,18 @@ Layout Model::Compile() const {
           if constexpr (std::is_same_v<T, SensorMarker>) target = x.markerNumber.value;
           if constexpr (std::is_same_v<T, SensorLoad>) target = x.loadNumber.value;
           if constexpr (!std::is_same_v<T, SensorLoad>) ovt = static_cast<int>(x.outputVariableType);
-          L.sensorNames.push_back(SensorName(static_cast<int>(i)));
-          L.sensors.push_back(ItemRec{static_cast<int>(KindOf(sensors_[i])), static_cast<int>(ints.size()), thetaNow()});
-          ints.insert(ints.end(), {target, ovt});
+          L.sensorNames.push_back(model.SensorName(static_cast<int>(i)));
+          L.sensors.push_back(ItemRec{static_cast<int>(KindOf(sensors[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
+          L.ints.insert(L.ints.end(), {target, ovt});
         },
-        sensors_[i]);
-    AppendTheta(sensors_[i], L.sensorNames.back(), nullptr, &paths, &L.thetaRules);
+        sensors[i]);
+    AppendTheta(sensors[i], L.sensorNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
+}
 
+/// The ODE2 force list, split once more into its constant and variable entries.
+void CompileForceLists(Layout& L) {
+  std::vector<int>& ints = L.ints;
   const std::vector<int> forces = BuildForceList(L.View());
   L.forceList = static_cast<int>(ints.size());
   L.nForces = static_cast<int>(forces.size()) / kForceEntryInts;
@@ -896,62 +933,84 @@ Layout Model::Compile() const {
   L.variableForceList = static_cast<int>(ints.size());
   L.nVariableForces = static_cast<int>(variable.size()) / kForceEntryInts;
   ints.insert(ints.end(), variable.begin(), variable.end());
+}
 
-  // the constraint list: nodes with algebraic equations, then constraint objects
-  L.constraintList = static_cast<int>(ints.size());
+/// The constraint list: nodes with algebraic equations, then constraint objects.
+void CompileConstraintList(const std::vector<NodeRecord>& nrec, Layout& L) {
+  L.constraintList = static_cast<int>(L.ints.size());
   for (size_t i = 0; i < L.nodes.size(); ++i)
     if (nrec[i].nAE > 0) {
-      ints.push_back(static_cast<int>(i));
+      L.ints.push_back(static_cast<int>(i));
       ++L.nConstraintNodes;
     }
   for (size_t i = 0; i < L.objects.size(); ++i)
     if (IsConstraint(static_cast<ObjectKind>(L.objects[i].kind))) {
-      ints.push_back(static_cast<int>(i));
+      L.ints.push_back(static_cast<int>(i));
       ++L.nConstraintObjects;
     }
+}
 
-  const std::vector<int> planar = BuildPlanarMarkerTable(L.View());
-  L.planarMarkers = static_cast<int>(ints.size());
-  ints.insert(ints.end(), planar.begin(), planar.end());
+/// Why constraint object i cannot be eliminated by the explicit solvers ("" if it can; then
+/// ode2 is its constrained coordinate).
+std::string EliminationRefusal(const Model& model, const std::vector<NodeRecord>& nrec, const Layout& L, size_t i,
+                               int& ode2) {
+  const auto& objects = model.Objects();
+  const std::string desc = Describe(TypeNameOf(objects[i]), L.objectNames[i], "object", static_cast<int>(i));
+  ode2 = -1;
+  const auto* cc = std::get_if<ObjectConnectorCoordinate>(&objects[i]);
+  if (!cc) return desc + " cannot be eliminated: " + kEliminationRule;
+  // the marker on the ground node and the one on a node with ODE2 coordinates
+  int onGround = 0;
+  for (const MarkerIndex mi : cc->markerNumbers) {
+    const auto* mc = std::get_if<MarkerNodeCoordinate>(&model.Markers()[static_cast<size_t>(mi.value)]);
+    if (!mc) continue;
+    const size_t n = static_cast<size_t>(mc->nodeNumber.value);
+    if (std::holds_alternative<NodePointGround>(model.Nodes()[n])) ++onGround;
+    else if (nrec[n].nODE2 > 0) ode2 = nrec[n].ode2Begin + mc->coordinate;
+  }
+  if (onGround != 1 || ode2 < 0)
+    return desc + ": markerNumbers = [" + std::to_string(cc->markerNumbers[0].value) + ", " +
+           std::to_string(cc->markerNumbers[1].value) + "] cannot be eliminated: " + kEliminationRule;
+  if (cc->velocityLevel)
+    return desc + ": velocityLevel = true cannot be eliminated: the elimination sets the coordinate and its "
+                  "velocity to 0 (position level); use GeneralizedAlpha";
+  return "";
+}
 
-  // the elimination table of the explicit solvers (eliminateConstraints): structure, decided
-  // here once, so that the batch path and the device only read it
-  L.eliminationTable = static_cast<int>(ints.size());
+/// The elimination table of the explicit solvers (eliminateConstraints): structure, decided
+/// here once, so that the batch path and the device only read it.
+void CompileEliminationTable(const Model& model, const std::vector<NodeRecord>& nrec, Layout& L) {
+  L.eliminationTable = static_cast<int>(L.ints.size());
   L.constraintsEliminable = L.nConstraintNodes == 0;
-  for (size_t i = 0; i < objects_.size(); ++i) {
+  for (size_t i = 0; i < model.Objects().size(); ++i) {
     if (!IsConstraint(static_cast<ObjectKind>(L.objects[i].kind))) continue;
-    const std::string desc = Describe(TypeNameOf(objects_[i]), L.objectNames[i], "object", static_cast<int>(i));
-    std::string refusal;
     int ode2 = -1;
-    const auto* cc = std::get_if<ObjectConnectorCoordinate>(&objects_[i]);
-    if (!cc) {
-      refusal = desc + " cannot be eliminated: " + kEliminationRule;
-    } else {
-      // the marker on the ground node and the one on a node with ODE2 coordinates
-      int onGround = 0;
-      for (const MarkerIndex mi : cc->markerNumbers) {
-        const auto* mc = std::get_if<MarkerNodeCoordinate>(&markers_[static_cast<size_t>(mi.value)]);
-        if (!mc) continue;
-        const size_t n = static_cast<size_t>(mc->nodeNumber.value);
-        if (std::holds_alternative<NodePointGround>(nodes_[n])) ++onGround;
-        else if (nrec[n].nODE2 > 0) ode2 = nrec[n].ode2Begin + mc->coordinate;
-      }
-      if (onGround != 1 || ode2 < 0)
-        refusal = desc + ": markerNumbers = [" + std::to_string(cc->markerNumbers[0].value) + ", " +
-                  std::to_string(cc->markerNumbers[1].value) + "] cannot be eliminated: " + kEliminationRule;
-      else if (cc->velocityLevel)
-        refusal = desc + ": velocityLevel = true cannot be eliminated: the elimination sets the coordinate and its "
-                         "velocity to 0 (position level); use GeneralizedAlpha";
-    }
+    const std::string refusal = EliminationRefusal(model, nrec, L, i, ode2);
     if (!refusal.empty()) {
       if (L.constraintsEliminable) L.eliminationRefusal = refusal;
       L.constraintsEliminable = false;
       continue;
     }
-    if (!cc->activeConnector) continue;  // lambda = 0: the coordinate stays free
-    ints.insert(ints.end(), {ode2, static_cast<int>(i)});
+    if (!std::get<ObjectConnectorCoordinate>(model.Objects()[i]).activeConnector) continue;  // lambda = 0: stays free
+    L.ints.insert(L.ints.end(), {ode2, static_cast<int>(i)});
     ++L.nEliminated;
   }
+}
+}  // namespace
+
+Layout Model::Compile() const {
+  Layout L;
+  const std::vector<NodeRecord> nrec = CompileNodes(*this, L);
+  const std::vector<MarkerRecord> mrec = CompileMarkers(*this, nrec, L);
+  CompileObjects(*this, nrec, mrec, L);
+  CompileLoads(*this, L);
+  CompileSensors(*this, L);
+  CompileForceLists(L);
+  CompileConstraintList(nrec, L);
+  const std::vector<int> planar = BuildPlanarMarkerTable(L.View());
+  L.planarMarkers = static_cast<int>(L.ints.size());
+  L.ints.insert(L.ints.end(), planar.begin(), planar.end());
+  CompileEliminationTable(*this, nrec, L);
   return L;
 }
 
