@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "common/output_file.h"
@@ -33,6 +34,9 @@
 #include "studies/sampling.h"
 #include "studies/sensitivities.h"
 #include "studies/study_file.h"
+#include "studies/point_source.h"
+#include "studies/study_pipeline.h"
+#include "studies/study_sinks.h"
 
 namespace mbsweep::cli {
 
@@ -244,28 +248,6 @@ struct CsvTable {
   const std::vector<double>& Numbers(int c) const { return columns.at(static_cast<size_t>(c)); }
 };
 
-std::vector<std::string> SplitCsvLine(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cur += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(cur), cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
 CsvTable ReadCsv(const std::string& path, bool keepFirstColumnText = false) {
   std::ifstream f(path);
   if (!f) throw ValidationError("cannot read " + path);
@@ -318,44 +300,6 @@ std::string Fingerprint(const Options& o, const Session& s, const std::string& e
     if (!d.signalFile.empty()) text += "\nsignal file contents of objective " + d.name + "=" + hash(d.signalFile);
   if (!s.file.study.designFile.empty()) text += "\ndesign file contents=" + hash(s.file.study.designFile);
   return text + "\n" + extra;
-}
-
-/// Best row of a results CSV (by the study objective's column) and the row count.
-struct CsvBest {
-  std::uint64_t rows = 0;
-  double value = std::numeric_limits<double>::quiet_NaN();
-  Json parameters = Json::object();
-  std::map<std::string, std::uint64_t> counts;
-};
-CsvBest BestOfResultsCsv(const std::string& path, const std::vector<std::string>& parameters,
-                         const std::string& objective) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::string line;
-  CsvBest b;
-  std::getline(f, line);
-  const std::vector<std::string> header = SplitCsvLine(line);
-  auto col = [&](const std::string& n) {
-    const auto it = std::find(header.begin(), header.end(), n);
-    if (it == header.end()) throw std::runtime_error(path + " has no column '" + n + "'");
-    return static_cast<size_t>(it - header.begin());
-  };
-  const size_t vc = col(objective), sc = col("status");
-  std::vector<size_t> pc;
-  for (const auto& p : parameters) pc.push_back(col(p));
-  while (std::getline(f, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> r = SplitCsvLine(line);
-    if (r.size() != header.size()) continue;
-    ++b.rows;
-    ++b.counts[r[sc]];
-    const double v = std::strtod(r[vc].c_str(), nullptr);
-    if (std::isfinite(v) && !(v >= b.value)) {
-      b.value = v;
-      for (size_t k = 0; k < parameters.size(); ++k) b.parameters[parameters[k]] = std::strtod(r[pc[k]].c_str(), nullptr);
-    }
-  }
-  return b;
 }
 
 /// A batch of one system at the given theta row (no study parameters).
@@ -470,67 +414,7 @@ int RunSimulate(const Options& o) {
 // =======================================================================================
 namespace {
 
-/// The points of a ParameterVariation grid (never materialized) or of a sampling design
-/// (Sobol generated range by range; Latin hypercube, uniform and CSV designs whole), handed
-/// out by index range so that a scan of any size runs in bounded memory.
-class PointSource {
- public:
-  PointSource(const StudySpec& st, std::uint64_t count, std::uint64_t seed) : st_(st), seed_(seed) {
-    if (st.type == StudyType::ParameterVariation) {
-      grid_ = std::make_unique<ParameterGrid>(st.ranges, st.useLogSpace);
-      total_ = grid_->Size();
-    } else if (st.design == "sobol") {
-      total_ = count;
-      if (count > (std::uint64_t(1) << SobolSequence::kBits))
-        throw ValidationError("Sobol design: count = " + std::to_string(count) + " violates count <= 2^" +
-                              std::to_string(SobolSequence::kBits) + " (the sequence's index range)");
-      scramble_ = st.scramble.empty() ? SobolScramble::LinearMatrix : ParseSobolScramble(st.scramble);
-      const std::string w = SobolCountWarning(static_cast<size_t>(total_));
-      if (!w.empty()) warnings_.push_back(w);
-    } else {
-      if (st.design != "csv")  // the unit design and the scaled one, whole
-        RequireMemory(2.0 * 8.0 * static_cast<double>(count) * static_cast<double>(st.bounds.size()),
-                      "a " + st.design + " design of " + std::to_string(count) + " points x " +
-                          std::to_string(st.bounds.size()) + " parameters (built whole)",
-                      "design: sobol is generated chunk by chunk, or use fewer points");
-      if (st.design == "lhs") design_ = LatinHypercubeDesign(st.bounds, static_cast<size_t>(count), seed);
-      else if (st.design == "uniform") design_ = UniformDesign(st.bounds, static_cast<size_t>(count), seed);
-      else design_ = ReadDesignCsv(st.designFile, st.ParameterNames());
-      total_ = design_.Count();
-    }
-  }
-  std::uint64_t Total() const { return total_; }
-  const ParameterGrid* Grid() const { return grid_.get(); }
-  const std::vector<std::string>& Warnings() const { return warnings_; }
-
-  /// Points [begin, end): values, and the same as Python numbers (ints for Exudyn's int-type
-  /// grid parameters) for the results files.
-  void Fill(std::uint64_t begin, std::uint64_t end, Points& points, std::vector<std::vector<PyNumber>>& py) const {
-    points.assign(static_cast<size_t>(end - begin), {});
-    py.assign(points.size(), {});
-    Design part;
-    if (!grid_ && st_.design == "sobol") part = SobolDesign(st_.bounds, points.size(), seed_, scramble_, begin);
-    for (std::uint64_t i = begin; i < end; ++i) {
-      const size_t r = static_cast<size_t>(i - begin);
-      if (grid_) {
-        points[r] = grid_->Point(i);
-        py[r] = grid_->PyPoint(i);
-        continue;
-      }
-      points[r] = st_.design == "sobol" ? part.Row(r) : design_.Row(static_cast<size_t>(i));
-      for (double x : points[r]) py[r].push_back(PyNumber::Float(x));
-    }
-  }
-
- private:
-  const StudySpec& st_;
-  std::uint64_t seed_ = 0;
-  std::unique_ptr<ParameterGrid> grid_;
-  Design design_;
-  SobolScramble scramble_ = SobolScramble::LinearMatrix;
-  std::uint64_t total_ = 0;
-  std::vector<std::string> warnings_;
-};
+using PointSource = StudyPointSource;
 
 /// Rejects command-line options that do not apply to the study (rather than ignoring them).
 void CheckSweepOptions(const Options& o, const StudySpec& st) {
@@ -541,6 +425,55 @@ void CheckSweepOptions(const Options& o, const StudySpec& st) {
   if (o.seed && (grid || csv))
     throw ValidationError("--seed applies to sampled designs (sobol, lhs, uniform); this study is a " +
                           std::string(grid ? "ParameterVariation grid" : "CSV design"));
+}
+
+/// The rows of sweep points [begin, end): evaluated as one batch of the session.
+ChunkEvaluator SweepChunks(Session& s, const PointSource& source) {
+  return [&s, &source, points = Points{}, py = std::vector<std::vector<PyNumber>>{}](
+             std::uint64_t begin, std::uint64_t end, StudyRowChunk& rows) mutable {
+    source.Fill(begin, end, points, py);
+    const BatchResult r = s.Evaluate(points);
+    rows.resize(points.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+      StudyRow& row = rows[i];
+      row.index = begin + i;
+      row.point = std::move(points[i]);
+      row.pyPoint = std::move(py[i]);
+      row.values.assign(r.values.begin() + static_cast<long>(i) * r.nValues,
+                        r.values.begin() + static_cast<long>(i + 1) * r.nValues);
+      row.value = r.Value(static_cast<int>(i), s.column);
+      row.status = SolveStatusName(r.status[i]);
+      row.reason = s.reasons[i];
+    }
+  };
+}
+
+/// The chunk size of a sweep, checked against int and memory limits.
+std::uint64_t SweepChunkSize(const Options& o, const Session& s, std::uint64_t total) {
+  // a chunk larger than the study runs as one chunk of the study's size
+  const std::uint64_t chunk = o.chunk ? o.chunk : s.file.study.chunkSize;
+  const std::uint64_t batch = std::min(chunk, total);
+  if (batch > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw ValidationError("chunk size = " + std::to_string(batch) + " violates chunk size <= 2^31-1 (systems per batch)");
+  RequireMemory(static_cast<double>(batch) * 8.0 *
+                    (2.0 * s.layout.ThetaSize() + s.file.study.ParameterNames().size() +
+                     2.0 * s.objectives.valueNames.size() + 8),
+                "a chunk of " + std::to_string(batch) + " systems (their parameter rows and results)",
+                "choose a smaller --chunk (or study.chunkSize)");
+  return chunk;
+}
+
+void PrintSweep(const Session& s, const SummaryAccumulator& acc, std::uint64_t total) {
+  std::string counts;
+  for (const auto& [k, n] : acc.Counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+  std::printf("%llu systems (%llu evaluated now) on %s in %.3f s: %s\n", static_cast<unsigned long long>(total),
+              static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, counts.c_str());
+  std::printf("minimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(),
+              acc.BestValue());
+  const std::vector<std::string> names = s.file.study.ParameterNames();
+  for (size_t k = 0; k < acc.BestPoint().size(); ++k)
+    std::printf(" %s = %.10g", names[k].c_str(), acc.BestPoint()[k]);
+  std::printf("\nresults: %s\n", s.folder.Path().c_str());
 }
 
 }  // namespace
@@ -556,93 +489,54 @@ int RunSweep(const Options& o) {
   const std::uint64_t count = o.count ? o.count : st.count;
   const PointSource source(st, count, seed);
   const ParameterGrid* grid = source.Grid();
-  const std::uint64_t total = source.Total();
   for (const auto& w : source.Warnings()) s.Warn(w);
-  // a chunk larger than the study runs as one chunk of the study's size
-  const std::uint64_t chunk = o.chunk ? o.chunk : st.chunkSize;
-  const std::uint64_t batch = std::min(chunk, total);
-  if (batch > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-    throw ValidationError("chunk size = " + std::to_string(batch) + " violates chunk size <= 2^31-1 (systems per batch)");
-  RequireMemory(static_cast<double>(batch) * 8.0 *
-                    (2.0 * s.layout.ThetaSize() + names.size() + 2.0 * s.objectives.valueNames.size() + 8),
-                "a chunk of " + std::to_string(batch) + " systems (their parameter rows and results)",
-                "choose a smaller --chunk (or study.chunkSize)");
-  const std::uint64_t nChunks = total / chunk + (total % chunk ? 1 : 0);
+  ChunkedStudyPlan plan;
+  plan.total = source.Total();
+  plan.chunkSize = SweepChunkSize(o, s, plan.total);
+  plan.resume = o.resume;
+  plan.name = "sweep";
 
   s.OpenFolder(o, "sweep", {"results.csv", "results.txt", "summary.json", "manifest.txt"}, o.resume);
-  const std::string& out = s.folder.Path();
   const std::string resultsTxt = s.folder.File("results.txt"), resultsCsv = s.folder.File("results.csv");
-  std::vector<std::string> files{resultsCsv};
-  if (grid) files.push_back(resultsTxt);
-  ChunkManifest manifest = ChunkManifest::Open(
-      s.folder.File("manifest.txt"),
-      Fingerprint(o, s, "chunk size=" + std::to_string(chunk) + "\nseed=" + std::to_string(seed) +
-                            "\ncount=" + std::to_string(count)),
-      files, o.resume);
-  const std::uint64_t done = manifest.CompletedChunks();
-  CsvResultsWriter csv;
-  ResultsFileWriter txt;
-  if (done == 0) {
-    csv = CsvResultsWriter::Create(resultsCsv, names, s.objectives.valueNames);
-    if (grid) txt = ResultsFileWriter::Create(resultsTxt, MakeResultsHeader(*grid, resultsTxt, "mbsweep " + s.backend));
-  } else {
-    csv = CsvResultsWriter::OpenAppend(resultsCsv, names, s.objectives.valueNames);
-    if (grid) txt = ResultsFileWriter::OpenAppend(resultsTxt);
+  const std::string& objective = s.objectives.valueNames[static_cast<size_t>(s.column)];
+  plan.outputs = {resultsCsv};
+  if (grid) plan.outputs.push_back(resultsTxt);
+  plan.manifestPath = s.folder.File("manifest.txt");
+  plan.fingerprint = Fingerprint(o, s, "chunk size=" + std::to_string(plan.chunkSize) + "\nseed=" +
+                                           std::to_string(seed) + "\ncount=" + std::to_string(count));
+  ResultsCsvSink csv(resultsCsv, names, s.objectives.valueNames);
+  // on resume the counts and the optimum start from the rows kept from the earlier run
+  SummaryAccumulator acc([&](const auto& add) { ReadResultsCsvRows(resultsCsv, names, objective, add); });
+  std::vector<StudySink*> sinks{&acc, &csv};
+  std::unique_ptr<GridResultsFileSink> txt;
+  if (grid) {
+    txt = std::make_unique<GridResultsFileSink>(resultsTxt, *grid, "mbsweep " + s.backend, st.addComputationIndex);
+    sinks.push_back(txt.get());
   }
+  std::optional<Progress> progress;  // started once the resumed rows are known
+  CallbackSink startProgress([](const StudyRowChunk&) {}, [&](std::uint64_t resumedRows) {
+    progress.emplace("sweep", plan.total, "systems", o.quiet, resumedRows);
+  });
+  sinks.push_back(&startProgress);
+  const ChunkedStudyRun run = RunChunkedStudy(plan, SweepChunks(s, source), sinks, [&](std::uint64_t end) {
+    progress->Update(end);
+  });
+  progress->Finish();
 
-  Progress progress("sweep", total, "systems", o.quiet, std::min(total, done * chunk));
-  Points points;
-  std::vector<std::vector<PyNumber>> pyPoints;
-  for (std::uint64_t c = done; c < nChunks; ++c) {
-    const std::uint64_t begin = c * chunk, end = begin + std::min(chunk, total - begin);
-    source.Fill(begin, end, points, pyPoints);
-    const BatchResult r = s.Evaluate(points);
-    std::vector<CsvResultsWriter::Row> rows(points.size());
-    std::vector<ResultsRow> txtRows;
-    for (size_t i = 0; i < points.size(); ++i) {
-      rows[i].computationIndex = begin + i;
-      rows[i].parameters = pyPoints[i];
-      rows[i].objectives.assign(r.values.begin() + static_cast<long>(i) * r.nValues,
-                                r.values.begin() + static_cast<long>(i + 1) * r.nValues);
-      rows[i].status = SolveStatusName(r.status[i]);
-      rows[i].reason = s.reasons[i];
-      if (grid) {
-        ResultsRow row = MakeGridRow(*grid, begin + i, ResultValue::Float(r.Value(static_cast<int>(i), s.column)));
-        if (!st.addComputationIndex) row.computationIndex = -1;
-        txtRows.push_back(std::move(row));
-      }
-    }
-    csv.Append(rows);
-    if (grid) txt.Append(txtRows);
-    manifest.MarkCompleted(c);
-    progress.Update(end);
-  }
-  progress.Finish();
-  csv.Close();
-  if (grid) txt.Close();
-  manifest.Close();
-
-  const CsvBest best = BestOfResultsCsv(resultsCsv, names, s.objectives.valueNames[static_cast<size_t>(s.column)]);
   Json summary = s.Summary("sweep");
-  summary["points"] = total;
-  summary["chunks"] = {{"size", chunk}, {"count", nChunks}, {"resumedAfter", done}};
+  summary["points"] = plan.total;
+  summary["chunks"] = {{"size", plan.chunkSize}, {"count", run.chunks}, {"resumedAfter", run.resumedChunks}};
   Json counts = Json::object();
-  for (const auto& [k, n] : best.counts) counts[k] = n;
+  for (const auto& [k, n] : acc.Counts()) counts[k] = n;
   summary["counts"] = counts;  // over the whole results file, resumed chunks included
-  summary["optimum"] = {{"parameters", best.parameters}, {"value", Number(best.value)}};
+  Json best = Json::object();
+  for (size_t k = 0; k < acc.BestPoint().size(); ++k) best[names[k]] = acc.BestPoint()[k];
+  summary["optimum"] = {{"parameters", best}, {"value", Number(acc.BestValue())}};
   summary["design"] = grid ? Json{{"type", "grid"}, {"useLogSpace", st.useLogSpace}}
-                           : Json{{"type", st.design}, {"seed", seed}, {"count", total}};
-  summary["outputs"] = files;
+                           : Json{{"type", st.design}, {"seed", seed}, {"count", plan.total}};
+  summary["outputs"] = plan.outputs;
   WriteJson(s.folder.File("summary.json"), summary);
-  if (!o.quiet) {
-    std::string counts;
-    for (const auto& [k, n] : best.counts) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
-    std::printf("%llu systems (%llu evaluated now) on %s in %.3f s: %s\n", static_cast<unsigned long long>(total),
-                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, counts.c_str());
-    std::printf("minimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(), best.value);
-    for (const auto& [k, v] : best.parameters.items()) std::printf(" %s = %.10g", k.c_str(), v.get<double>());
-    std::printf("\nresults: %s\n", out.c_str());
-  }
+  if (!o.quiet) PrintSweep(s, acc, plan.total);
   return 0;
 }
 
