@@ -40,16 +40,16 @@ void ResultsCsvSink::Start(std::uint64_t resumedRows) {
 }
 
 void ResultsCsvSink::Append(const StudyRowChunk& rows) {
-  buffer_.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    CsvResultsWriter::Row& out = buffer_[i];
-    out.computationIndex = rows[i].index;
-    out.parameters = rows[i].pyPoint;
-    out.objectives = rows[i].values;
-    out.status = rows[i].status;
-    out.reason = rows[i].reason;
+  std::string text;
+  for (const StudyRow& r : rows) {  // one row reused: no copy of the chunk
+    row_.computationIndex = r.index;
+    row_.parameters = r.pyPoint;
+    row_.objectives = r.values;
+    row_.status = r.status;
+    row_.reason = r.reason;
+    text += writer_.FormatRow(row_);
   }
-  writer_.Append(buffer_);
+  writer_.AppendFormatted(text);
 }
 
 void SummaryAccumulator::Start(std::uint64_t resumedRows) {

@@ -49,7 +49,7 @@ class ResultsCsvSink : public StudySink {
   std::string path_;
   std::vector<std::string> parameterNames_, objectiveNames_;
   CsvResultsWriter writer_;
-  std::vector<CsvResultsWriter::Row> buffer_;
+  CsvResultsWriter::Row row_;
 };
 
 /// The summary of a chunked study, accumulated from the rows as they pass: rows by status
