@@ -11,6 +11,7 @@
 #include "common/rules.h"
 #include "studies/checkpoint.h"
 #include "studies/results_file.h"
+#include "studies/study_sinks.h"
 
 namespace mbsweep {
 
@@ -144,10 +145,11 @@ std::string IndividualString(const std::vector<double>& ind) {
   return PyStrList(v);
 }
 
-/// The results file and the checkpoint of one run.
+/// The results file (a sink of the generations' rows, study_sinks.h) and the checkpoint of
+/// one run.
 struct GeneticCheckpoint {
   ChunkManifest manifest;
-  ResultsFileWriter writer;
+  ResultsFileSink results;
   std::vector<ResultsRow> stored;  ///< rows of the completed generations (resume)
   std::size_t next = 0;            ///< next stored row to replay
   int completed = 0;               ///< generations stored (replayed instead of evaluated)
@@ -160,26 +162,24 @@ struct GeneticCheckpoint {
     if (completed > o.numberOfGenerations)
       Fail("resume: the checkpoint '" + manifest.Path() + "' holds " + std::to_string(completed) +
            " generations, more than numberOfGenerations = " + std::to_string(o.numberOfGenerations));
+    ResultsFileHeader h;
+    h.fileType = "genetic optimization";
+    h.resultsFile = o.resultsFile;
+    h.versionLine = VersionPlatformString(o.processingMode);
+    for (const auto& p : parameters) {
+      h.parameterNames.push_back(p.name);
+      h.parameterRanges.push_back(RangeString(p));
+    }
     if (completed > 0) {
       ResultsFileContents c = ReadResultsFile(o.resultsFile);
-      std::vector<std::string> names;
-      for (const auto& p : parameters) names.push_back(p.name);
-      if (c.header.fileType != "genetic optimization" || c.header.parameterNames != names)
+      if (c.header.fileType != h.fileType || c.header.parameterNames != h.parameterNames)
         Fail("resume: results file '" + o.resultsFile + "' has a header of type '" + c.header.fileType +
              "' with other parameters; the study changed since the checkpoint");
       stored = std::move(c.rows);
-      writer = ResultsFileWriter::OpenAppend(o.resultsFile);
-    } else {
-      ResultsFileHeader h;
-      h.fileType = "genetic optimization";
-      h.resultsFile = o.resultsFile;
-      h.versionLine = VersionPlatformString(o.processingMode);
-      for (const auto& p : parameters) {
-        h.parameterNames.push_back(p.name);
-        h.parameterRanges.push_back(RangeString(p));
-      }
-      writer = ResultsFileWriter::Create(o.resultsFile, h);
     }
+    results = ResultsFileSink(o.resultsFile, h);
+    // the manifest kept every stored row of the completed generations (at least one each)
+    results.Start(completed > 0 ? std::max<std::uint64_t>(stored.size(), 1) : 0);
   }
 
   /// Values of replayed generation g from the stored rows; checks the individuals.
@@ -218,14 +218,14 @@ struct GeneticCheckpoint {
 
   /// Appends and flushes an evaluated generation's rows.
   void Write(std::size_t first, const GeneticIndividuals& inds, const std::vector<double>& values) {
-    if (!writer.IsOpen()) return;
-    std::vector<ResultsRow> rows(inds.size());
+    if (!results.IsOpen()) return;
+    StudyRowChunk rows(inds.size());
     for (std::size_t i = 0; i < inds.size(); ++i) {
-      rows[i].globalIndex = static_cast<long long>(first + i);
-      rows[i].value = ResultValue::Float(values[i]);
-      for (double x : inds[i]) rows[i].parameters.push_back(PyNumber::Float(x));
+      rows[i].index = first + i;
+      rows[i].value = values[i];
+      for (double x : inds[i]) rows[i].pyPoint.push_back(PyNumber::Float(x));
     }
-    writer.Append(rows);
+    results.Append(rows);
   }
 
   void MarkCompleted(int g) {
@@ -234,7 +234,7 @@ struct GeneticCheckpoint {
 
   /// Closes the results file and the manifest, checked (IoError).
   void Close() {
-    if (writer.IsOpen()) writer.Close();
+    if (results.IsOpen()) results.Finish();
     if (manifest.IsOpen()) manifest.Close();
   }
 };

@@ -30,6 +30,21 @@ void GridResultsFileSink::Append(const StudyRowChunk& rows) {
   writer_.Append(buffer_);
 }
 
+void ResultsFileSink::Start(std::uint64_t resumedRows) {
+  writer_ = resumedRows > 0 ? ResultsFileWriter::OpenAppend(path_) : ResultsFileWriter::Create(path_, header_);
+}
+
+void ResultsFileSink::Append(const StudyRowChunk& rows) {
+  buffer_.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    buffer_[i].globalIndex = static_cast<long long>(rows[i].index);
+    buffer_[i].value = ResultValue::Float(rows[i].value);
+    buffer_[i].parameters = rows[i].pyPoint;
+    buffer_[i].computationIndex = -1;
+  }
+  writer_.Append(buffer_);
+}
+
 ResultsCsvSink::ResultsCsvSink(std::string path, std::vector<std::string> parameterNames,
                                std::vector<std::string> objectiveNames)
     : path_(std::move(path)), parameterNames_(std::move(parameterNames)), objectiveNames_(std::move(objectiveNames)) {}

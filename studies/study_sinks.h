@@ -35,6 +35,26 @@ class GridResultsFileSink : public StudySink {
   std::vector<ResultsRow> buffer_;
 };
 
+/// An Exudyn-format results file of evaluated individuals (a 'genetic optimization' file of
+/// GeneticOptimization's generations, results_file.h): a fresh start writes `header`, a
+/// resumed one appends; each row is "index, value, p1, ..., pN" with the parameters as
+/// written (pyPoint) and no computationIndex column.
+class ResultsFileSink : public StudySink {
+ public:
+  ResultsFileSink() = default;
+  ResultsFileSink(std::string path, ResultsFileHeader header) : path_(std::move(path)), header_(std::move(header)) {}
+  void Start(std::uint64_t resumedRows) override;
+  void Append(const StudyRowChunk& rows) override;
+  void Finish() override { writer_.Close(); }
+  bool IsOpen() const { return writer_.IsOpen(); }
+
+ private:
+  std::string path_;
+  ResultsFileHeader header_;
+  ResultsFileWriter writer_;
+  std::vector<ResultsRow> buffer_;
+};
+
 /// results.csv (CsvResultsWriter): computationIndex, parameters (as written: pyPoint),
 /// every objective value, status and reason. A fresh start writes the header, a resumed one
 /// appends.
