@@ -66,6 +66,7 @@ std::uint64_t SweepChunkSize(const Options& o, const Session& s, std::uint64_t t
   return chunk;
 }
 
+/// The lines a sweep prints: counts by status, the optimum, the output folder.
 void PrintSweep(const Session& s, const SummaryAccumulator& acc, std::uint64_t total) {
   std::string counts;
   for (const auto& [k, n] : acc.Counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
