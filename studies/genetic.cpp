@@ -11,6 +11,7 @@
 #include "common/rules.h"
 #include "studies/checkpoint.h"
 #include "studies/results_file.h"
+#include "studies/study_sinks.h"
 
 namespace mbsweep {
 
@@ -144,10 +145,11 @@ std::string IndividualString(const std::vector<double>& ind) {
   return PyStrList(v);
 }
 
-/// The results file and the checkpoint of one run.
+/// The results file (a sink of the generations' rows, study_sinks.h) and the checkpoint of
+/// one run.
 struct GeneticCheckpoint {
   ChunkManifest manifest;
-  ResultsFileWriter writer;
+  ResultsFileSink results;
   std::vector<ResultsRow> stored;  ///< rows of the completed generations (resume)
   std::size_t next = 0;            ///< next stored row to replay
   int completed = 0;               ///< generations stored (replayed instead of evaluated)
@@ -160,26 +162,24 @@ struct GeneticCheckpoint {
     if (completed > o.numberOfGenerations)
       Fail("resume: the checkpoint '" + manifest.Path() + "' holds " + std::to_string(completed) +
            " generations, more than numberOfGenerations = " + std::to_string(o.numberOfGenerations));
+    ResultsFileHeader h;
+    h.fileType = "genetic optimization";
+    h.resultsFile = o.resultsFile;
+    h.versionLine = VersionPlatformString(o.processingMode);
+    for (const auto& p : parameters) {
+      h.parameterNames.push_back(p.name);
+      h.parameterRanges.push_back(RangeString(p));
+    }
     if (completed > 0) {
       ResultsFileContents c = ReadResultsFile(o.resultsFile);
-      std::vector<std::string> names;
-      for (const auto& p : parameters) names.push_back(p.name);
-      if (c.header.fileType != "genetic optimization" || c.header.parameterNames != names)
+      if (c.header.fileType != h.fileType || c.header.parameterNames != h.parameterNames)
         Fail("resume: results file '" + o.resultsFile + "' has a header of type '" + c.header.fileType +
              "' with other parameters; the study changed since the checkpoint");
       stored = std::move(c.rows);
-      writer = ResultsFileWriter::OpenAppend(o.resultsFile);
-    } else {
-      ResultsFileHeader h;
-      h.fileType = "genetic optimization";
-      h.resultsFile = o.resultsFile;
-      h.versionLine = VersionPlatformString(o.processingMode);
-      for (const auto& p : parameters) {
-        h.parameterNames.push_back(p.name);
-        h.parameterRanges.push_back(RangeString(p));
-      }
-      writer = ResultsFileWriter::Create(o.resultsFile, h);
     }
+    results = ResultsFileSink(o.resultsFile, h);
+    // the manifest kept every stored row of the completed generations (at least one each)
+    results.Start(completed > 0 ? std::max<std::uint64_t>(stored.size(), 1) : 0);
   }
 
   /// Values of replayed generation g from the stored rows; checks the individuals.
@@ -218,14 +218,14 @@ struct GeneticCheckpoint {
 
   /// Appends and flushes an evaluated generation's rows.
   void Write(std::size_t first, const GeneticIndividuals& inds, const std::vector<double>& values) {
-    if (!writer.IsOpen()) return;
-    std::vector<ResultsRow> rows(inds.size());
+    if (!results.IsOpen()) return;
+    StudyRowChunk rows(inds.size());
     for (std::size_t i = 0; i < inds.size(); ++i) {
-      rows[i].globalIndex = static_cast<long long>(first + i);
-      rows[i].value = ResultValue::Float(values[i]);
-      for (double x : inds[i]) rows[i].parameters.push_back(PyNumber::Float(x));
+      rows[i].index = first + i;
+      rows[i].value = values[i];
+      for (double x : inds[i]) rows[i].pyPoint.push_back(PyNumber::Float(x));
     }
-    writer.Append(rows);
+    results.Append(rows);
   }
 
   void MarkCompleted(int g) {
@@ -234,7 +234,7 @@ struct GeneticCheckpoint {
 
   /// Closes the results file and the manifest, checked (IoError).
   void Close() {
-    if (writer.IsOpen()) writer.Close();
+    if (results.IsOpen()) results.Finish();
     if (manifest.IsOpen()) manifest.Close();
   }
 };
@@ -277,6 +277,109 @@ void ValidateGeneticSetup(const std::vector<GeneticParameter>& parameters, const
 
 namespace {
 
+/// The values of generation g (its first history index `first`): replayed from the
+/// checkpoint, or evaluated as one batch, written, reported and marked completed.
+std::vector<double> GenerationValues(GeneticCheckpoint& checkpoint, int g, std::size_t first,
+                                     const GeneticIndividuals& current, const GeneticObjective& objective,
+                                     const GeneticOptions& options, GeneticResult& result) {
+  if (g < checkpoint.completed) {
+    std::vector<double> values = checkpoint.Replay(g, first, current, options.resultsFile);
+    ++result.resumedGenerations;
+    return values;
+  }
+  std::vector<double> values = objective(current);
+  if (values.size() != current.size())
+    Fail("the objective returned " + std::to_string(values.size()) + " values for " + std::to_string(current.size()) +
+         " individuals (generation " + std::to_string(g) + ")");
+  checkpoint.Write(first, current, values);
+  if (options.onGeneration) options.onGeneration(g, first, current, values);
+  checkpoint.MarkCompleted(g);
+  return values;
+}
+
+/// Selection from the pool (sorted: its indices by value): the S best; with useDistance, each
+/// survivor farther than distanceFactor (RMS distance over the ranges) from those chosen before.
+void SelectSurvivors(const GeneticIndividuals& current, const std::vector<double>& values,
+                     const std::vector<std::size_t>& sorted, std::size_t S, bool useDistance, double distanceFactor,
+                     const std::vector<double>& ranges, GeneticIndividuals& survivors,
+                     std::vector<double>& survivorValues) {
+  const std::size_t dim = ranges.size();
+  survivors.clear();
+  survivorValues.clear();
+  const std::size_t nSurviving = std::min(S, sorted.size());
+  if (!useDistance) {
+    for (std::size_t i = 0; i < nSurviving; ++i) {
+      survivors.push_back(current[sorted[i]]);
+      survivorValues.push_back(values[sorted[i]]);
+    }
+    return;
+  }
+  const std::size_t nGen = current.size();
+  std::vector<double> distance(nGen, 1.0);
+  for (std::size_t i = 0, j = 0; i < nSurviving && j < sorted.size();) {
+    const std::size_t iInd = sorted[j++];
+    if (!(distance[iInd] > distanceFactor)) continue;
+    const std::vector<double>& ind = current[iInd];
+    survivors.push_back(ind);
+    survivorValues.push_back(values[iInd]);
+    ++i;
+    for (std::size_t k = 0; k < nGen; ++k) {
+      double d = 0;
+      for (std::size_t q = 0; q < dim; ++q) {
+        const double dx = ind[q] - current[k][q];
+        d += dx * dx / (ranges[q] * ranges[q]);
+      }
+      d = std::sqrt(d / static_cast<double>(dim));
+      if (d < distance[k]) distance[k] = d;
+    }
+  }
+}
+
+/// The next generation: up to populationSize children of the survivors (one parent, or two
+/// with crossover), each gene drawn in the parent's range shrunk by relativeRange.
+template <class Draws>
+GeneticIndividuals MakeChildren(Draws& rng, const GeneticIndividuals& survivors,
+                                const std::vector<GeneticParameter>& parameters, const GeneticOptions& options,
+                                const std::vector<double>& ranges, double relativeRange) {
+  const std::size_t dim = parameters.size();
+  const int populationSize = options.populationSize;
+  GeneticIndividuals current;
+  const std::size_t genSize = survivors.size();
+  int p = 0;
+  while (p < populationSize && genSize != 0) {
+    for (std::size_t s = 0; s < genSize; ++s) {
+      std::size_t parentIndex[2] = {s, s};
+      int nParents = 1;
+      if (options.crossoverProbability > 0) {
+        if (rng.Random() < options.crossoverProbability) {
+          nParents = 2;
+          parentIndex[0] = rng.RandInt(genSize);
+          parentIndex[1] = rng.RandInt(genSize);
+          // the crossover decision per gene; its result is overwritten by the mutation below
+          for (std::size_t k = 0; k < dim; ++k) (void)rng.Random();
+        }
+      }
+      for (int pi = 0; pi < nParents; ++pi) {
+        const std::vector<double>& parent = survivors[parentIndex[pi]];
+        std::vector<double> child(dim);
+        for (std::size_t k = 0; k < dim; ++k) {
+          const double r = ranges[k] * relativeRange;
+          double pBegin = parent[k] - 0.5 * r;
+          double pEnd = parent[k] + 0.5 * r;
+          if (pBegin < parameters[k].min) pBegin = parameters[k].min;
+          if (pEnd > parameters[k].max) pEnd = parameters[k].max;
+          child[k] = DrawChild(rng, options.childDistribution, pBegin, pEnd, parameters[k].min, parameters[k].max);
+        }
+        if (p < populationSize) {
+          current.push_back(std::move(child));
+          ++p;
+        }
+      }
+    }
+  }
+  return current;
+}
+
 template <class Draws>
 GeneticResult RunGenetic(Draws& rng, const GeneticObjective& objective, const std::vector<GeneticParameter>& parameters,
                          const GeneticOptions& options) {
@@ -315,19 +418,7 @@ GeneticResult RunGenetic(Draws& rng, const GeneticObjective& objective, const st
   for (int g = 0; g < G; ++g) {
     // 2. evaluate the generation as one batch (or replay it from the checkpoint)
     const std::size_t first = result.valueHistory.size();
-    std::vector<double> values;
-    if (g < checkpoint.completed) {
-      values = checkpoint.Replay(g, first, current, options.resultsFile);
-      ++result.resumedGenerations;
-    } else {
-      values = objective(current);
-      if (values.size() != current.size())
-        Fail("the objective returned " + std::to_string(values.size()) + " values for " +
-             std::to_string(current.size()) + " individuals (generation " + std::to_string(g) + ")");
-      checkpoint.Write(first, current, values);
-      if (options.onGeneration) options.onGeneration(g, first, current, values);
-      checkpoint.MarkCompleted(g);
-    }
+    std::vector<double> values = GenerationValues(checkpoint, g, first, current, objective, options, result);
     result.generationOffsets.push_back(first);
     result.parameterHistory.insert(result.parameterHistory.end(), current.begin(), current.end());
     result.valueHistory.insert(result.valueHistory.end(), values.begin(), values.end());
@@ -344,73 +435,11 @@ GeneticResult RunGenetic(Draws& rng, const GeneticObjective& objective, const st
       break;
     }
 
-    // 3. selection
+    // 3. selection, then the children
     const double relativeRange = std::pow(options.rangeReductionFactor, static_cast<double>(g + 1));
-    survivors.clear();
-    survivorValues.clear();
-    const std::size_t nSurviving = std::min(S, sorted.size());
-    if (distanceFactor == 0 || g >= distanceFactorGenerations) {
-      for (std::size_t i = 0; i < nSurviving; ++i) {
-        survivors.push_back(current[sorted[i]]);
-        survivorValues.push_back(values[sorted[i]]);
-      }
-    } else {
-      const std::size_t nGen = current.size();
-      std::vector<double> distance(nGen, 1.0);
-      for (std::size_t i = 0, j = 0; i < nSurviving && j < sorted.size();) {
-        const std::size_t iInd = sorted[j++];
-        if (!(distance[iInd] > distanceFactor)) continue;
-        const std::vector<double>& ind = current[iInd];
-        survivors.push_back(ind);
-        survivorValues.push_back(values[iInd]);
-        ++i;
-        for (std::size_t k = 0; k < nGen; ++k) {
-          double d = 0;
-          for (std::size_t q = 0; q < dim; ++q) {
-            const double dx = ind[q] - current[k][q];
-            d += dx * dx / (ranges[q] * ranges[q]);
-          }
-          d = std::sqrt(d / static_cast<double>(dim));
-          if (d < distance[k]) distance[k] = d;
-        }
-      }
-    }
-
-    // children
-    current.clear();
-    const std::size_t genSize = survivors.size();
-    int p = 0;
-    while (p < populationSize && genSize != 0) {
-      for (std::size_t s = 0; s < genSize; ++s) {
-        std::size_t parentIndex[2] = {s, s};
-        int nParents = 1;
-        if (options.crossoverProbability > 0) {
-          if (rng.Random() < options.crossoverProbability) {
-            nParents = 2;
-            parentIndex[0] = rng.RandInt(genSize);
-            parentIndex[1] = rng.RandInt(genSize);
-            // the crossover decision per gene; its result is overwritten by the mutation below
-            for (std::size_t k = 0; k < dim; ++k) (void)rng.Random();
-          }
-        }
-        for (int pi = 0; pi < nParents; ++pi) {
-          const std::vector<double>& parent = survivors[parentIndex[pi]];
-          std::vector<double> child(dim);
-          for (std::size_t k = 0; k < dim; ++k) {
-            const double r = ranges[k] * relativeRange;
-            double pBegin = parent[k] - 0.5 * r;
-            double pEnd = parent[k] + 0.5 * r;
-            if (pBegin < parameters[k].min) pBegin = parameters[k].min;
-            if (pEnd > parameters[k].max) pEnd = parameters[k].max;
-            child[k] = DrawChild(rng, options.childDistribution, pBegin, pEnd, parameters[k].min, parameters[k].max);
-          }
-          if (p < populationSize) {
-            current.push_back(std::move(child));
-            ++p;
-          }
-        }
-      }
-    }
+    SelectSurvivors(current, values, sorted, S, !(distanceFactor == 0 || g >= distanceFactorGenerations),
+                    distanceFactor, ranges, survivors, survivorValues);
+    current = MakeChildren(rng, survivors, parameters, options, ranges, relativeRange);
   }
   result.generationOffsets.push_back(result.valueHistory.size());
   checkpoint.Close();

@@ -41,7 +41,8 @@
 /// Results file and resume (GeneticOptions::resultsFile, ::resume): Exudyn's 'genetic
 /// optimization' file (results_file.h), one line "globalIndex, value, p1, ..., pN" per evaluated
 /// individual (globalIndex = index in the history), appended and flushed after each
-/// generation, with a checkpoint manifest `<resultsFile>.manifest` (checkpoint.h) recording
+/// generation (the generation's rows go to a ResultsFileSink, study_sinks.h), with a
+/// checkpoint manifest `<resultsFile>.manifest` (checkpoint.h) recording
 /// each completed generation. A killed run resumed with `resume = true` (seed required)
 /// replays the random draws, takes the stored generations' values from the results file
 /// instead of calling the objective (checking that the regenerated individuals equal the

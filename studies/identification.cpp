@@ -103,19 +103,72 @@ class BoundedNelderMead {
     return s;
   }
 
-  void Run(const std::vector<double>& start, std::optional<double> startValue) {
+  /// The start vertex: exactly `start` (no round trip through u), with its value if known.
+  Vertex StartVertex(const std::vector<double>& start, std::optional<double> startValue) {
     Vertex base;
-    {
-      std::vector<double> u0(n_);
-      for (std::size_t k = 0; k < n_; ++k)
-        u0[k] = (start[k] - parameters_[k].min) / (parameters_[k].max - parameters_[k].min);
-      base = MakeVertex(u0);
-      base.x = start;  // evaluate exactly the start point (no round trip through u)
-      if (startValue) {
-        base.raw = *startValue;
-        base.f = Rank(*startValue);
-      }
+    std::vector<double> u0(n_);
+    for (std::size_t k = 0; k < n_; ++k)
+      u0[k] = (start[k] - parameters_[k].min) / (parameters_[k].max - parameters_[k].min);
+    base = MakeVertex(u0);
+    base.x = start;  // evaluate exactly the start point (no round trip through u)
+    if (startValue) {
+      base.raw = *startValue;
+      base.f = Rank(*startValue);
     }
+    return base;
+  }
+
+  /// One iteration on the sorted simplex: reflection, expansion, contraction or shrink.
+  void Iterate(std::vector<Vertex>& s) {
+    std::vector<double> c(n_, 0.0);  // centroid of all but the worst
+    for (std::size_t i = 0; i < n_; ++i)
+      for (std::size_t k = 0; k < n_; ++k) c[k] += s[i].u[k];
+    for (std::size_t k = 0; k < n_; ++k) c[k] /= static_cast<double>(n_);
+    const Vertex& worst = s[n_];
+    Vertex r = MakeVertex(Along(c, worst.u, 1.0));    // reflection
+    Vertex e = MakeVertex(Along(c, worst.u, 2.0));    // expansion
+    Vertex oc = MakeVertex(Along(c, worst.u, 0.5));   // outside contraction
+    Vertex ic = MakeVertex(Along(c, worst.u, -0.5));  // inside contraction
+    if (options_.speculativeBatch)
+      Evaluate({&r, &e, &oc, &ic});
+    else
+      Evaluate({&r});
+
+    const double f0 = s[0].f, fSecondWorst = s[n_ - 1].f, fWorst = s[n_].f;
+    bool shrink = false;
+    if (r.f < f0) {
+      if (!options_.speculativeBatch) Evaluate({&e});
+      s[n_] = e.f < r.f ? std::move(e) : std::move(r);
+    } else if (r.f < fSecondWorst) {
+      s[n_] = std::move(r);
+    } else if (r.f < fWorst) {
+      if (!options_.speculativeBatch) Evaluate({&oc});
+      if (oc.f <= r.f)
+        s[n_] = std::move(oc);
+      else
+        shrink = true;
+    } else {
+      if (!options_.speculativeBatch) Evaluate({&ic});
+      if (ic.f < fWorst)
+        s[n_] = std::move(ic);
+      else
+        shrink = true;
+    }
+    if (shrink) {
+      ++result_.shrinks;
+      std::vector<Vertex*> pending;
+      for (std::size_t i = 1; i <= n_; ++i) {
+        std::vector<double> u(n_);
+        for (std::size_t k = 0; k < n_; ++k) u[k] = s[0].u[k] + 0.5 * (s[i].u[k] - s[0].u[k]);
+        s[i] = MakeVertex(std::move(u));
+        pending.push_back(&s[i]);
+      }
+      Evaluate(pending);
+    }
+  }
+
+  void Run(const std::vector<double>& start, std::optional<double> startValue) {
+    Vertex base = StartVertex(start, startValue);
     std::vector<Vertex> s = Simplex(std::move(base), !startValue);
     // the start vertex first among equal values: ties never replace it
     auto order = [&] {
@@ -149,51 +202,7 @@ class BoundedNelderMead {
       if (LimitReached()) break;
       ++result_.iterations;
 
-      std::vector<double> c(n_, 0.0);  // centroid of all but the worst
-      for (std::size_t i = 0; i < n_; ++i)
-        for (std::size_t k = 0; k < n_; ++k) c[k] += s[i].u[k];
-      for (std::size_t k = 0; k < n_; ++k) c[k] /= static_cast<double>(n_);
-      const Vertex& worst = s[n_];
-      Vertex r = MakeVertex(Along(c, worst.u, 1.0));    // reflection
-      Vertex e = MakeVertex(Along(c, worst.u, 2.0));    // expansion
-      Vertex oc = MakeVertex(Along(c, worst.u, 0.5));   // outside contraction
-      Vertex ic = MakeVertex(Along(c, worst.u, -0.5));  // inside contraction
-      if (options_.speculativeBatch)
-        Evaluate({&r, &e, &oc, &ic});
-      else
-        Evaluate({&r});
-
-      const double f0 = s[0].f, fSecondWorst = s[n_ - 1].f, fWorst = s[n_].f;
-      bool shrink = false;
-      if (r.f < f0) {
-        if (!options_.speculativeBatch) Evaluate({&e});
-        s[n_] = e.f < r.f ? std::move(e) : std::move(r);
-      } else if (r.f < fSecondWorst) {
-        s[n_] = std::move(r);
-      } else if (r.f < fWorst) {
-        if (!options_.speculativeBatch) Evaluate({&oc});
-        if (oc.f <= r.f)
-          s[n_] = std::move(oc);
-        else
-          shrink = true;
-      } else {
-        if (!options_.speculativeBatch) Evaluate({&ic});
-        if (ic.f < fWorst)
-          s[n_] = std::move(ic);
-        else
-          shrink = true;
-      }
-      if (shrink) {
-        ++result_.shrinks;
-        std::vector<Vertex*> pending;
-        for (std::size_t i = 1; i <= n_; ++i) {
-          std::vector<double> u(n_);
-          for (std::size_t k = 0; k < n_; ++k) u[k] = s[0].u[k] + 0.5 * (s[i].u[k] - s[0].u[k]);
-          s[i] = MakeVertex(std::move(u));
-          pending.push_back(&s[i]);
-        }
-        Evaluate(pending);
-      }
+      Iterate(s);
       order();
       result_.bestValueHistory.push_back(s[0].raw);
     }

@@ -9,6 +9,8 @@
 #include "studies/checkpoint.h"
 #include "studies/genetic.h"
 #include "studies/results_file.h"
+#include "studies/study_pipeline.h"
+#include "studies/study_sinks.h"
 
 namespace mbsweep {
 
@@ -70,8 +72,28 @@ std::vector<double> ValuesFromResultsFile(const ParameterGrid& grid, const Param
 
 }  // namespace
 
-ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const GridChunkObjective& evaluateChunk,
-                                            const ParameterVariationOptions& options) {
+namespace {
+
+/// The values of the variation, in grid order: on resume the completed chunks' values are read
+/// back from the results file (before anything is appended to it).
+class VariationValues : public StudySink {
+ public:
+  VariationValues(const ParameterGrid& grid, const ParameterVariationOptions& o, std::vector<double>& values)
+      : grid_(grid), options_(o), values_(values) {}
+  void Start(std::uint64_t resumedRows) override {
+    if (resumedRows > 0) values_ = ValuesFromResultsFile(grid_, options_, resumedRows);
+  }
+  void Append(const StudyRowChunk& rows) override {
+    for (const StudyRow& r : rows) values_.push_back(r.value);
+  }
+
+ private:
+  const ParameterGrid& grid_;
+  const ParameterVariationOptions& options_;
+  std::vector<double>& values_;
+};
+
+void CheckOptions(const ParameterVariationOptions& options, const GridChunkObjective& evaluateChunk) {
   if (options.chunkSize == 0)
     throw ValidationError("ParameterVariation: chunkSize = 0; it must be >= 1");
   if (!evaluateChunk) throw ValidationError("ParameterVariation: evaluateChunk is empty");
@@ -85,42 +107,15 @@ ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const Gri
     if (f == options.resultsFile)
       throw ValidationError("ParameterVariation: checkpointFiles contains the resultsFile '" + f +
                             "'; it is guarded already and must not be listed");
+}
 
-  ParameterVariationResult result{grid, {}, options.addComputationIndex, 0, 0};
-  result.values.reserve(static_cast<std::size_t>(grid.Size()));
-
-  ResultsFileWriter writer;
-  ChunkManifest manifest;
-  const std::uint64_t nChunks = grid.ChunkCount(options.chunkSize);
-  std::uint64_t firstChunk = 0;
-  if (!options.resultsFile.empty()) {
-    std::vector<std::string> outputs{options.resultsFile};
-    outputs.insert(outputs.end(), options.checkpointFiles.begin(), options.checkpointFiles.end());
-    manifest = ChunkManifest::Open(ChunkManifest::DefaultPath(options.resultsFile),
-                                   VariationFingerprint(grid, options), outputs, options.resume);
-    firstChunk = manifest.CompletedChunks();
-    if (firstChunk > nChunks)
-      throw ValidationError("ParameterVariation: resume: the manifest '" + manifest.Path() + "' records " +
-                            std::to_string(firstChunk) + " chunks, the grid has " + std::to_string(nChunks));
-    if (firstChunk > 0) {
-      const std::uint64_t done = std::min(grid.Size(), firstChunk * options.chunkSize);
-      result.values = ValuesFromResultsFile(grid, options, done);
-      result.resumedChunks = firstChunk;
-      writer = ResultsFileWriter::OpenAppend(options.resultsFile);
-    } else {
-      writer = ResultsFileWriter::Create(options.resultsFile,
-                                         MakeResultsHeader(grid, options.resultsFile, options.processingMode));
-    }
-  }
-
-  const std::size_t dim = grid.Dimension();
-  GridPoints points;
-  std::vector<ResultsRow> rows;
-  GridChunk chunk;
-  for (std::uint64_t ci = firstChunk; ci < nChunks; ++ci) {
-    const std::uint64_t begin = ci * options.chunkSize;
-    grid.FillChunk(begin, grid.Size() - begin < options.chunkSize ? grid.Size() : begin + options.chunkSize, chunk);
-    const std::size_t n = chunk.Size();
+/// Evaluates grid points [begin, end) with evaluateChunk into rows (index, point, value).
+ChunkEvaluator GridChunkEvaluator(const ParameterGrid& grid, const GridChunkObjective& evaluateChunk,
+                                  GridPoints& points) {
+  return [&grid, &evaluateChunk, &points, chunk = GridChunk{}](std::uint64_t begin, std::uint64_t end,
+                                                               StudyRowChunk& rows) mutable {
+    grid.FillChunk(begin, end, chunk);
+    const std::size_t n = chunk.Size(), dim = grid.Dimension();
     points.resize(n);
     for (std::size_t r = 0; r < n; ++r) {
       points[r].resize(dim);
@@ -132,22 +127,48 @@ ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const Gri
                             " values for " + std::to_string(n) + " points (grid points " +
                             std::to_string(chunk.begin) + " .. " + std::to_string(chunk.end - 1) +
                             "); it must return one value per point");
-    result.values.insert(result.values.end(), values.begin(), values.end());
-    ++result.chunks;
-    if (writer.IsOpen()) {
-      rows.clear();
-      for (std::size_t r = 0; r < n; ++r) {
-        ResultsRow row = MakeGridRow(grid, chunk.ComputationIndex(r), ResultValue::Float(values[r]));
-        if (!options.addComputationIndex) row.computationIndex = -1;
-        rows.push_back(std::move(row));
-      }
-      writer.Append(rows);
+    rows.resize(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      rows[r].index = chunk.ComputationIndex(r);
+      rows[r].value = values[r];
     }
-    if (options.onChunk) options.onChunk(chunk.begin, points, values);
-    if (manifest.IsOpen()) manifest.MarkCompleted(ci);
+  };
+}
+
+}  // namespace
+
+ParameterVariationResult ParameterVariation(const ParameterGrid& grid, const GridChunkObjective& evaluateChunk,
+                                            const ParameterVariationOptions& options) {
+  CheckOptions(options, evaluateChunk);
+  ParameterVariationResult result{grid, {}, options.addComputationIndex, 0, 0};
+  result.values.reserve(static_cast<std::size_t>(grid.Size()));
+
+  ChunkedStudyPlan plan;
+  plan.total = grid.Size();
+  plan.chunkSize = options.chunkSize;
+  plan.resume = options.resume;
+  plan.name = "ParameterVariation";
+  plan.what = "grid";
+  VariationValues values(grid, options, result.values);
+  GridResultsFileSink txt(options.resultsFile, grid, options.processingMode, options.addComputationIndex);
+  GridPoints points;  // the last chunk's points, for onChunk
+  CallbackSink callback([&](const StudyRowChunk& rows) {
+    std::vector<double> v(rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) v[r] = rows[r].value;
+    options.onChunk(rows.empty() ? 0 : rows.front().index, points, v);
+  });
+  std::vector<StudySink*> sinks{&values};
+  if (!options.resultsFile.empty()) {
+    plan.manifestPath = ChunkManifest::DefaultPath(options.resultsFile);
+    plan.fingerprint = VariationFingerprint(grid, options);
+    plan.outputs = {options.resultsFile};
+    plan.outputs.insert(plan.outputs.end(), options.checkpointFiles.begin(), options.checkpointFiles.end());
+    sinks.push_back(&txt);
   }
-  if (writer.IsOpen()) writer.Close();
-  if (manifest.IsOpen()) manifest.Close();
+  if (options.onChunk) sinks.push_back(&callback);
+  const ChunkedStudyRun run = RunChunkedStudy(plan, GridChunkEvaluator(grid, evaluateChunk, points), sinks);
+  result.chunks = run.evaluatedChunks;
+  result.resumedChunks = run.resumedChunks;
   return result;
 }
 

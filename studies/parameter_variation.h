@@ -24,7 +24,8 @@
 /// chunks are NOT evaluated again, their values are read back from the results file (Python
 /// str() round-trips, so they are exact), a partly written chunk is dropped and the rest is
 /// appended, giving the same values and a byte-identical results file as an uninterrupted
-/// run. Host only.
+/// run. The chunks run through RunChunkedStudy (study_pipeline.h): the results file, the
+/// values and onChunk are its sinks. Host only.
 #pragma once
 
 #include <cstdint>

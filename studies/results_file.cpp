@@ -215,8 +215,11 @@ bool ParseValue(const std::string& t, ResultValue& out) {
 
 }  // namespace
 
-ResultsFileContents ParseResultsText(const std::string& text, const std::string& where) {
-  ResultsFileContents c;
+namespace {
+
+/// The lines of `text` without their '\n' (and a '\r' before it); a last line without '\n'
+/// is kept and flagged in c.droppedIncompleteLastLine.
+std::vector<std::string> SplitLines(const std::string& text, ResultsFileContents& c) {
   std::vector<std::string> lines;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -231,13 +234,35 @@ ResultsFileContents ParseResultsText(const std::string& text, const std::string&
     lines.push_back(l);
     pos = nl + 1;
   }
-  const auto err = [&](std::size_t lineIndex, const std::string& msg) {
-    return ValidationError(where + ":" + std::to_string(lineIndex + 1) + ": " + msg);
-  };
-  const std::size_t nComplete = lines.size() - (c.droppedIncompleteLastLine ? 1 : 0);
-  if (nComplete < 8) throw ValidationError(where + ": " + std::to_string(nComplete) +
-                                           " complete lines; a results file has an 8-line header");
-  ResultsFileHeader& h = c.header;
+  return lines;
+}
+
+/// The error at line lineIndex (0-based) of `where`.
+ValidationError LineError(const std::string& where, std::size_t lineIndex, const std::string& msg) {
+  return ValidationError(where + ":" + std::to_string(lineIndex + 1) + ": " + msg);
+}
+
+/// Parameter names of the '#globalIndex,value,<names>,computationIndex' line (line 6).
+std::vector<std::string> ParseColumnsLine(const std::string& line, const std::string& where) {
+  std::vector<std::string> cols;
+  std::string s = line.substr(line.empty() ? 0 : 1);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t cm = s.find(',', start);
+    cols.push_back(Trim(s.substr(start, cm == std::string::npos ? std::string::npos : cm - start)));
+    if (cm == std::string::npos) break;
+    start = cm + 1;
+  }
+  if (!StartsWith(line, "#") || cols.size() < 3 || cols[0] != "globalIndex" || cols[1] != "value" ||
+      cols.back() != "computationIndex")
+    throw LineError(where, 5, "expected '#globalIndex,value,<names>,computationIndex', found '" + line + "'");
+  return std::vector<std::string>(cols.begin() + 2, cols.end() - 1);
+}
+
+/// The 8 header lines.
+ResultsFileHeader ParseHeader(const std::vector<std::string>& lines, const std::string& where) {
+  const auto err = [&](std::size_t lineIndex, const std::string& msg) { return LineError(where, lineIndex, msg); };
+  ResultsFileHeader h;
   // Line 1: #EXUDYN <fileType> results file:<resultsFile>
   const std::string marker = " results file:";
   const std::size_t m = lines[0].find(marker);
@@ -251,60 +276,61 @@ ResultsFileContents ParseResultsText(const std::string& text, const std::string&
   if (StartsWith(lines[3], "functionData:")) h.functionData = lines[3].substr(13);
   else if (!StartsWith(lines[3], "#")) throw err(3, "expected '#' or 'functionData:...', found '" + lines[3] + "'");
   if (lines[4] != "#columns:") throw err(4, "expected '#columns:', found '" + lines[4] + "'");
-  {
-    std::vector<std::string> cols;
-    std::string s = lines[5].substr(lines[5].empty() ? 0 : 1);
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t cm = s.find(',', start);
-      cols.push_back(Trim(s.substr(start, cm == std::string::npos ? std::string::npos : cm - start)));
-      if (cm == std::string::npos) break;
-      start = cm + 1;
-    }
-    if (!StartsWith(lines[5], "#") || cols.size() < 3 || cols[0] != "globalIndex" || cols[1] != "value" ||
-        cols.back() != "computationIndex")
-      throw err(5, "expected '#globalIndex,value,<names>,computationIndex', found '" + lines[5] + "'");
-    h.parameterNames.assign(cols.begin() + 2, cols.end() - 1);
-  }
+  h.parameterNames = ParseColumnsLine(lines[5], where);
   if (!StartsWith(lines[6], "#parameter ranges"))
     throw err(6, "expected '#parameter ranges ...', found '" + lines[6] + "'");
   if (!StartsWith(lines[7], "#")) throw err(7, "expected '#<ranges>', found '" + lines[7] + "'");
-  {
-    const std::string s = lines[7].substr(1);
-    if (!s.empty()) {
-      std::size_t start = 0;
-      while (true) {
-        const std::size_t sc = s.find(';', start);
-        h.parameterRanges.push_back(s.substr(start, sc == std::string::npos ? std::string::npos : sc - start));
-        if (sc == std::string::npos) break;
-        start = sc + 1;
-      }
+  const std::string s = lines[7].substr(1);
+  if (!s.empty()) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t sc = s.find(';', start);
+      h.parameterRanges.push_back(s.substr(start, sc == std::string::npos ? std::string::npos : sc - start));
+      if (sc == std::string::npos) break;
+      start = sc + 1;
     }
   }
+  return h;
+}
+
+/// Data line li: globalIndex, value, the parameters[, computationIndex].
+ResultsRow ParseRow(const std::string& line, std::size_t li, const ResultsFileHeader& h, const std::string& where) {
+  const auto err = [&](const std::string& msg) { return LineError(where, li, msg); };
   const std::size_t np = h.parameterNames.size();
+  const std::vector<std::string> f = SplitTopLevel(line);
+  if (f.size() != np + 2 && f.size() != np + 3)
+    throw err(std::to_string(f.size()) + " fields; expected " + std::to_string(np + 2) + " or " +
+              std::to_string(np + 3) + " (globalIndex, value, " + std::to_string(np) +
+              " parameters[, computationIndex])");
+  ResultsRow r;
+  PyNumber n;
+  if (!ParseNumber(f[0], n) || !n.isInt) throw err("globalIndex = '" + f[0] + "' is not an integer");
+  r.globalIndex = n.intValue;
+  if (!ParseValue(f[1], r.value)) throw err("value = '" + f[1] + "' is not a number or a list of numbers");
+  for (std::size_t k = 0; k < np; ++k) {
+    if (!ParseNumber(f[2 + k], n))
+      throw err("parameter '" + h.parameterNames[k] + "' = '" + f[2 + k] + "' is not a number");
+    r.parameters.push_back(n);
+  }
+  if (f.size() == np + 3) {
+    if (!ParseNumber(f.back(), n) || !n.isInt) throw err("computationIndex = '" + f.back() + "' is not an integer");
+    r.computationIndex = n.intValue;
+  }
+  return r;
+}
+
+}  // namespace
+
+ResultsFileContents ParseResultsText(const std::string& text, const std::string& where) {
+  ResultsFileContents c;
+  const std::vector<std::string> lines = SplitLines(text, c);
+  const std::size_t nComplete = lines.size() - (c.droppedIncompleteLastLine ? 1 : 0);
+  if (nComplete < 8) throw ValidationError(where + ": " + std::to_string(nComplete) +
+                                           " complete lines; a results file has an 8-line header");
+  c.header = ParseHeader(lines, where);
   for (std::size_t li = 8; li < nComplete; ++li) {
     if (Trim(lines[li]).empty()) continue;
-    const std::vector<std::string> f = SplitTopLevel(lines[li]);
-    if (f.size() != np + 2 && f.size() != np + 3)
-      throw err(li, std::to_string(f.size()) + " fields; expected " + std::to_string(np + 2) + " or " +
-                        std::to_string(np + 3) + " (globalIndex, value, " + std::to_string(np) +
-                        " parameters[, computationIndex])");
-    ResultsRow r;
-    PyNumber n;
-    if (!ParseNumber(f[0], n) || !n.isInt) throw err(li, "globalIndex = '" + f[0] + "' is not an integer");
-    r.globalIndex = n.intValue;
-    if (!ParseValue(f[1], r.value)) throw err(li, "value = '" + f[1] + "' is not a number or a list of numbers");
-    for (std::size_t k = 0; k < np; ++k) {
-      if (!ParseNumber(f[2 + k], n))
-        throw err(li, "parameter '" + h.parameterNames[k] + "' = '" + f[2 + k] + "' is not a number");
-      r.parameters.push_back(n);
-    }
-    if (f.size() == np + 3) {
-      if (!ParseNumber(f.back(), n) || !n.isInt)
-        throw err(li, "computationIndex = '" + f.back() + "' is not an integer");
-      r.computationIndex = n.intValue;
-    }
-    c.rows.push_back(std::move(r));
+    c.rows.push_back(ParseRow(lines[li], li, c.header, where));
   }
   return c;
 }
@@ -384,5 +410,10 @@ void CsvResultsWriter::Append(const std::vector<Row>& rows) {
 }
 
 void CsvResultsWriter::Append(const Row& row) { Append(std::vector<Row>{row}); }
+
+void CsvResultsWriter::AppendFormatted(const std::string& lines) {
+  out_.Write(lines);
+  out_.Flush();
+}
 
 }  // namespace mbsweep

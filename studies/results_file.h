@@ -151,6 +151,8 @@ class CsvResultsWriter {
   void Append(const Row& row);
   /// One CSV line (with '\n') without writing it.
   std::string FormatRow(const Row& row) const;
+  /// Appends lines made by FormatRow and flushes (IoError naming the path and the reason).
+  void AppendFormatted(const std::string& lines);
   const std::string& Path() const { return out_.Path(); }
   /// Closes the file, checked (IoError).
   void Close() { out_.Close(); }

@@ -1,4 +1,4 @@
-// The mbsweep command line: option parsing and dispatch (commands in commands.cpp).
+// The mbsweep command line: option parsing and dispatch (one file per command under studies/cli/, commands.h).
 #include "studies/cli/cli.h"
 
 #include <CLI/CLI.hpp>

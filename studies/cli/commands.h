@@ -2,7 +2,9 @@
 /// The subcommands of the mbsweep command line (cli.h). Each reads a study file, runs, writes
 /// its outputs into the output folder (results files, CSV, summary.json) and returns the exit
 /// code; input errors throw (StudyFileError, ValidationError), run-time failures throw
-/// std::runtime_error / SolverError.
+/// std::runtime_error / SolverError. One file per subcommand in studies/cli/ (simulate.cpp,
+/// sweep.cpp, optimize.cpp, sensitivity.cpp, identify.cpp, compare.cpp, plot.cpp); what they
+/// share is in session.h.
 #pragma once
 
 #include <cstdint>
