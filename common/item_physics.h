@@ -33,8 +33,8 @@ enum class ObjectCategory : int {
 /// results (Evaluate fills them; the force is zero when the connector is inactive).
 struct PositionConnectorState {
   Kinematics k0, k1;
-  Vec3 force;        ///< force vector acting on marker 0 (marker 1 gets -force)
-  Real scalarForce;  ///< scalar force along the connector (OutputVariableType::ForceLocal)
+  Vec3 force;         ///< force vector acting on marker 0 (marker 1 gets -force)
+  Real scalarForce;   ///< scalar force along the connector (OutputVariableType::ForceLocal)
   Vec3 displacement;  ///< OutputVariableType::Displacement
   Vec3 velocity;      ///< OutputVariableType::Velocity
   Real distance;      ///< OutputVariableType::Distance

@@ -29,14 +29,14 @@ enum class SensorKind : int { MBS_SENSOR_ITEMS(MBS_KIND_ENUMERATOR) Count };
 #define MBS_TYPE_NAME(Type, Kind) #Type,
 /// The kind's name ("Point", "ConnectorSpringDamper", "Node" for SensorNode) and the item's
 /// type name ("NodePoint", "ObjectConnectorSpringDamper", "SensorNode"); host only.
-#define MBS_KIND_NAMES(Enum, LIST)                                                     \
-  inline const char* KindName(Enum k) {                                               \
-    static const char* const names[] = {LIST(MBS_KIND_NAME)};                          \
-    return names[static_cast<int>(k)];                                                 \
-  }                                                                                    \
-  inline const char* TypeName(Enum k) {                                               \
-    static const char* const names[] = {LIST(MBS_TYPE_NAME)};                          \
-    return names[static_cast<int>(k)];                                                 \
+#define MBS_KIND_NAMES(Enum, LIST)                            \
+  inline const char* KindName(Enum k) {                       \
+    static const char* const names[] = {LIST(MBS_KIND_NAME)}; \
+    return names[static_cast<int>(k)];                        \
+  }                                                           \
+  inline const char* TypeName(Enum k) {                       \
+    static const char* const names[] = {LIST(MBS_TYPE_NAME)}; \
+    return names[static_cast<int>(k)];                        \
   }
 MBS_KIND_NAMES(NodeKind, MBS_NODE_ITEMS)
 MBS_KIND_NAMES(ObjectKind, MBS_OBJECT_ITEMS)

@@ -13,7 +13,8 @@ namespace mbsweep {
 
 namespace {
 
-template <class T> struct IsConstraintItem
+template <class T>
+struct IsConstraintItem
     : std::bool_constant<std::is_same_v<T, ObjectConnectorCoordinate> || std::is_same_v<T, ObjectConnectorDistance> ||
                          std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D> ||
                          std::is_same_v<T, ObjectJointSpherical> || std::is_same_v<T, ObjectJointRevoluteZ> ||
@@ -61,11 +62,13 @@ struct FieldValidator {
   }
   void operator()(const char* n, Matrix3D& m) {
     for (int i = 0; i < 9; ++i)
-      CheckReal(std::string(n) + "[" + std::to_string(i / 3) + "][" + std::to_string(i % 3) + "]", m.data[i], Rule::Real);
+      CheckReal(std::string(n) + "[" + std::to_string(i / 3) + "][" + std::to_string(i % 3) + "]", m.data[i],
+                Rule::Real);
   }
   void operator()(const char* n, Matrix6D& m) {
     for (int i = 0; i < 36; ++i)
-      CheckReal(std::string(n) + "[" + std::to_string(i / 6) + "][" + std::to_string(i % 6) + "]", m.data[i], Rule::Real);
+      CheckReal(std::string(n) + "[" + std::to_string(i / 6) + "][" + std::to_string(i % 6) + "]", m.data[i],
+                Rule::Real);
   }
   void operator()(const char* n, Matrix& m) {
     if (m.rows < 0 || m.cols < 0 || static_cast<size_t>(m.rows) * static_cast<size_t>(m.cols) != m.data.size())
@@ -117,7 +120,8 @@ struct FieldValidator {
   template <size_t N> void operator()(const char* n, std::array<int, N>& a) {
     for (size_t i = 0; i < N; ++i)
       if (a[i] != 0 && a[i] != 1)
-        Fail(std::string(n) + "[" + std::to_string(i) + "]", "= " + std::to_string(a[i]) + " must be 0 (free) or 1 (constrained)");
+        Fail(std::string(n) + "[" + std::to_string(i) + "]",
+             "= " + std::to_string(a[i]) + " must be 0 (free) or 1 (constrained)");
   }
   void operator()(const char*, bool&) {}
   void operator()(const char*, std::string&) {}
@@ -128,8 +132,8 @@ struct FieldValidator {
   void operator()(const char* n, int& x, Rule r) { CheckReal(n, x, r); }
   void CheckIndex(const std::string& field, int v, size_t count, const char* typeName, const char* plural) const {
     if (v < 0 || static_cast<size_t>(v) >= count)
-      Fail(field, "= " + std::to_string(v) + " is not a valid " + typeName + " (the model has " + std::to_string(count) +
-                      " " + plural + ")");
+      Fail(field, "= " + std::to_string(v) + " is not a valid " + typeName + " (the model has " +
+                      std::to_string(count) + " " + plural + ")");
   }
   void operator()(const char* n, NodeIndex& i) { CheckIndex(n, i.value, model.Nodes().size(), "NodeIndex", "nodes"); }
   void operator()(const char* n, ObjectIndex& i) {
@@ -142,7 +146,8 @@ struct FieldValidator {
   void operator()(const char* n, std::vector<NodeIndex>& v) {
     if (v.empty()) Fail(n, "must not be empty");
     for (size_t k = 0; k < v.size(); ++k)
-      CheckIndex(std::string(n) + "[" + std::to_string(k) + "]", v[k].value, model.Nodes().size(), "NodeIndex", "nodes");
+      CheckIndex(std::string(n) + "[" + std::to_string(k) + "]", v[k].value, model.Nodes().size(), "NodeIndex",
+                 "nodes");
   }
   void operator()(const char* n, std::array<MarkerIndex, 2>& v) {
     for (size_t k = 0; k < 2; ++k)
@@ -212,8 +217,9 @@ struct ThetaBuilder {
   template <class T> void operator()(const char*, T&, Rule) {}
 };
 
-template <class Item> void AppendTheta(Item item, const std::string& name, std::vector<Real>* values,
-                                       std::vector<std::string>* paths, std::vector<Rule>* rules = nullptr) {
+template <class Item>
+void AppendTheta(Item item, const std::string& name, std::vector<Real>* values, std::vector<std::string>* paths,
+                 std::vector<Rule>* rules = nullptr) {
   ThetaBuilder b{name + ".", values, paths, rules};
   std::visit([&](auto& x) { x.Fields(b); }, item);
 }
@@ -250,14 +256,14 @@ std::vector<OVT> NodeOutputs(NodeKind k) {
   switch (k) {
     case NodeKind::Point:
     case NodeKind::Point2D:
-      return {OVT::Position, OVT::Displacement, OVT::Velocity, OVT::Acceleration, OVT::Coordinates,
-              OVT::Coordinates_t, OVT::Coordinates_tt, OVT::CoordinatesTotal};
+      return {OVT::Position,    OVT::Displacement,  OVT::Velocity,       OVT::Acceleration,
+              OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt, OVT::CoordinatesTotal};
     case NodeKind::RigidBody2D:
     case NodeKind::RigidBodyEP:
     case NodeKind::RigidBodyRxyz:
-      return {OVT::Position,        OVT::Displacement,   OVT::Velocity,          OVT::Acceleration,
-              OVT::Coordinates,     OVT::Coordinates_t,  OVT::Coordinates_tt,    OVT::CoordinatesTotal,
-              OVT::RotationMatrix,  OVT::Rotation,       OVT::AngularVelocity,   OVT::AngularVelocityLocal,
+      return {OVT::Position,           OVT::Displacement,  OVT::Velocity,        OVT::Acceleration,
+              OVT::Coordinates,        OVT::Coordinates_t, OVT::Coordinates_tt,  OVT::CoordinatesTotal,
+              OVT::RotationMatrix,     OVT::Rotation,      OVT::AngularVelocity, OVT::AngularVelocityLocal,
               OVT::AngularAcceleration};
     case NodeKind::Node1D:
     case NodeKind::GenericODE2:
@@ -296,23 +302,26 @@ std::vector<OVT> ObjectOutputs(ObjectKind k) {
   switch (k) {
     case ObjectKind::ConnectorCoordinateSpringDamper: return {OVT::Displacement, OVT::Velocity, OVT::Force};
     case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
-    case ObjectKind::ConnectorCoordinate: return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
+    case ObjectKind::ConnectorCoordinate:
+      return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::ConnectorDistance: return {OVT::Distance, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::JointRevolute2D:
     case ObjectKind::JointPrismatic2D: return {OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::ConnectorRigidBodySpringDamper:
-      return {OVT::DisplacementLocal, OVT::VelocityLocal, OVT::Rotation, OVT::AngularVelocityLocal, OVT::ForceLocal,
-              OVT::TorqueLocal};
-    case ObjectKind::ConnectorTorsionalSpringDamper: return {OVT::Rotation, OVT::AngularVelocityLocal, OVT::TorqueLocal};
+      return {OVT::DisplacementLocal,    OVT::VelocityLocal, OVT::Rotation,
+              OVT::AngularVelocityLocal, OVT::ForceLocal,    OVT::TorqueLocal};
+    case ObjectKind::ConnectorTorsionalSpringDamper:
+      return {OVT::Rotation, OVT::AngularVelocityLocal, OVT::TorqueLocal};
     case ObjectKind::ConnectorLinearSpringDamper: return {OVT::DisplacementLocal, OVT::VelocityLocal, OVT::ForceLocal};
     case ObjectKind::JointSpherical:
       return {OVT::Position, OVT::Velocity, OVT::Displacement, OVT::Force, OVT::ConstraintEquation};
     case ObjectKind::JointRevoluteZ:
     case ObjectKind::JointPrismaticX:
     case ObjectKind::JointGeneric:
-      return {OVT::Position,   OVT::Velocity,   OVT::DisplacementLocal, OVT::VelocityLocal,     OVT::Rotation,
-              OVT::AngularVelocityLocal, OVT::ForceLocal, OVT::TorqueLocal, OVT::Force, OVT::Torque,
-              OVT::ConstraintEquation};
+      return {OVT::Position,      OVT::Velocity,          OVT::DisplacementLocal,
+              OVT::VelocityLocal, OVT::Rotation,          OVT::AngularVelocityLocal,
+              OVT::ForceLocal,    OVT::TorqueLocal,       OVT::Force,
+              OVT::Torque,        OVT::ConstraintEquation};
     case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
     default: return {};
   }
@@ -321,7 +330,8 @@ std::vector<OVT> MarkerOutputs(MarkerKind k) {
   if (k == MarkerKind::NodeCoordinate) return {OVT::Coordinates, OVT::Coordinates_t};
   if (k == MarkerKind::BodyMass) return {OVT::Position};
   std::vector<OVT> v{OVT::Position, OVT::Velocity};
-  if (MarkerHasOrientation(k)) v.insert(v.end(), {OVT::RotationMatrix, OVT::AngularVelocity, OVT::AngularVelocityLocal});
+  if (MarkerHasOrientation(k))
+    v.insert(v.end(), {OVT::RotationMatrix, OVT::AngularVelocity, OVT::AngularVelocityLocal});
   return v;
 }
 
@@ -411,12 +421,12 @@ int Model::MarkerCoordinateCount(int marker) const {
 NodeIndex Model::AddNode(NodeItem item) {
   const int idx = static_cast<int>(nodes_.size());
   const std::string given = GivenName(item);
-  const std::string desc = Describe(TypeNameOf(item), given.empty() ? "node" + std::to_string(idx) : given, "node", idx);
+  const std::string desc =
+      Describe(TypeNameOf(item), given.empty() ? "node" + std::to_string(idx) : given, "node", idx);
   FieldValidator v{desc, *this};
   std::visit([&](auto& x) { x.Fields(v); }, item);
   auto checkLen = [&](const char* field, size_t len, size_t n, const char* countField) {
-    if (len != n)
-      v.Fail(field, "has length " + std::to_string(len) + " but " + countField + " = " + std::to_string(n));
+    if (len != n) v.Fail(field, "has length " + std::to_string(len) + " but " + countField + " = " + std::to_string(n));
   };
   if (auto* g = std::get_if<NodeGenericODE2>(&item)) {
     const size_t n = static_cast<size_t>(g->numberOfODE2Coordinates);
@@ -460,9 +470,10 @@ ObjectIndex Model::AddObject(ObjectItem item) {
       if (ok && mk == MarkerKind::NodeCoordinate) {  // ODE2 coordinates (or ground) only
         const auto& mc = std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
         if (NodeODE1Count(nodes_[static_cast<size_t>(mc.nodeNumber.value)]) > 0)
-          v.Fail("markerNumbers[" + std::to_string(k) + "]",
-                 "= " + std::to_string(m[static_cast<size_t>(k)].value) + " refers to a coordinate of NodeGenericODE1 '" +
-                     NodeName(mc.nodeNumber.value) + "', but " + type + " requires an ODE2 (or ground) coordinate");
+          v.Fail("markerNumbers[" + std::to_string(k) + "]", "= " + std::to_string(m[static_cast<size_t>(k)].value) +
+                                                                 " refers to a coordinate of NodeGenericODE1 '" +
+                                                                 NodeName(mc.nodeNumber.value) + "', but " + type +
+                                                                 " requires an ODE2 (or ground) coordinate");
       }
       if (!ok)
         v.Fail("markerNumbers[" + std::to_string(k) + "]",
@@ -479,10 +490,10 @@ ObjectIndex Model::AddObject(ObjectItem item) {
     for (int k = 0; k < 2; ++k) {
       const int mi = m[static_cast<size_t>(k)].value;
       if (!MarkerHasOrientation(KindOf(markers_[static_cast<size_t>(mi)])))
-        v.Fail("markerNumbers[" + std::to_string(k) + "]",
-               "= " + std::to_string(mi) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
-                   MarkerName(mi) + "', but " + type + " requires " + what +
-                   " markers (MarkerBodyRigid or MarkerNodeRigid)");
+        v.Fail("markerNumbers[" + std::to_string(k) + "]", "= " + std::to_string(mi) + " refers to " +
+                                                               TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
+                                                               MarkerName(mi) + "', but " + type + " requires " + what +
+                                                               " markers (MarkerBodyRigid or MarkerNodeRigid)");
     }
     if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
   };
@@ -490,7 +501,8 @@ ObjectIndex Model::AddObject(ObjectItem item) {
   std::visit(
       [&](auto& x) {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, ObjectMassPoint>) requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point}, "a NodePoint");
+        if constexpr (std::is_same_v<T, ObjectMassPoint>)
+          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point}, "a NodePoint");
         else if constexpr (std::is_same_v<T, ObjectMassPoint2D>)
           requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point2D}, "a NodePoint2D");
         else if constexpr (std::is_same_v<T, ObjectMass1D> || std::is_same_v<T, ObjectRotationalMass1D>)
@@ -507,8 +519,7 @@ ObjectIndex Model::AddObject(ObjectItem item) {
                            std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX> ||
                            std::is_same_v<T, ObjectJointGeneric>)
           requireOrientation(x.markerNumbers, "Position and Orientation");
-        else if constexpr (std::is_same_v<T, ObjectJointSpherical>)
-          requireMarkers(x.markerNumbers, true, false);
+        else if constexpr (std::is_same_v<T, ObjectJointSpherical>) requireMarkers(x.markerNumbers, true, false);
         else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
           int n = 0;
           for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
@@ -538,8 +549,9 @@ ObjectIndex Model::AddObject(ObjectItem item) {
             n += NodeODE1Count(nodes_[static_cast<size_t>(x.nodeNumbers[k].value)]);
           }
           if (!x.systemMatrix.data.empty() && (x.systemMatrix.rows != n || x.systemMatrix.cols != n))
-            v.Fail("systemMatrix", "is " + std::to_string(x.systemMatrix.rows) + "x" + std::to_string(x.systemMatrix.cols) +
-                                       " but the nodes have " + std::to_string(n) + " ODE1 coordinates");
+            v.Fail("systemMatrix", "is " + std::to_string(x.systemMatrix.rows) + "x" +
+                                       std::to_string(x.systemMatrix.cols) + " but the nodes have " +
+                                       std::to_string(n) + " ODE1 coordinates");
           if (!x.rhsVector.empty() && static_cast<int>(x.rhsVector.size()) != n)
             v.Fail("rhsVector", "has length " + std::to_string(x.rhsVector.size()) + " but the nodes have " +
                                     std::to_string(n) + " ODE1 coordinates");
@@ -554,7 +566,8 @@ ObjectIndex Model::AddObject(ObjectItem item) {
           requireOrientation(x.markerNumbers, "Position and Orientation");
         if constexpr (IsConstraintItem<T>::value) {
           // a constraint between two markers without coordinates can never be satisfied by the solver
-          if (MarkerCoordinateCount(x.markerNumbers[0].value) == 0 && MarkerCoordinateCount(x.markerNumbers[1].value) == 0)
+          if (MarkerCoordinateCount(x.markerNumbers[0].value) == 0 &&
+              MarkerCoordinateCount(x.markerNumbers[1].value) == 0)
             v.Fail("markerNumbers", "= [" + std::to_string(x.markerNumbers[0].value) + ", " +
                                         std::to_string(x.markerNumbers[1].value) +
                                         "] both refer to ground (no coordinates); the constraint equations would be "
@@ -623,10 +636,13 @@ LoadIndex Model::AddLoad(LoadItem item) {
   const int m = std::visit([](const auto& x) { return x.markerNumber.value; }, item);
   const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m)]);
   const char* need = nullptr;
-  if (lk == LoadKind::Coordinate && mk != MarkerKind::NodeCoordinate) need = "a Coordinate marker (MarkerNodeCoordinate)";
+  if (lk == LoadKind::Coordinate && mk != MarkerKind::NodeCoordinate)
+    need = "a Coordinate marker (MarkerNodeCoordinate)";
   if (lk == LoadKind::Coordinate && mk == MarkerKind::NodeCoordinate &&
-      NodeODE1Count(nodes_[static_cast<size_t>(std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m)]).nodeNumber.value)]) > 0)
-    need = "a Coordinate marker on an ODE2 coordinate (loads on ODE1 coordinates belong in ObjectGenericODE1's rhsVector)";
+      NodeODE1Count(nodes_[static_cast<size_t>(
+          std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m)]).nodeNumber.value)]) > 0)
+    need =
+        "a Coordinate marker on an ODE2 coordinate (loads on ODE1 coordinates belong in ObjectGenericODE1's rhsVector)";
   if (lk == LoadKind::ForceVector && !MarkerHasPosition(mk)) need = "a Position marker";
   if (lk == LoadKind::TorqueVector && !MarkerHasOrientation(mk)) need = "an Orientation marker";
   if (lk == LoadKind::MassProportional && mk != MarkerKind::BodyMass) need = "a BodyMass marker (MarkerBodyMass)";
@@ -652,7 +668,8 @@ SensorIndex Model::AddSensor(SensorItem item) {
         std::string target;
         if constexpr (std::is_same_v<T, SensorNode>) {
           allowed = NodeOutputs(KindOf(nodes_[static_cast<size_t>(x.nodeNumber.value)]));
-          target = TypeNameOf(nodes_[static_cast<size_t>(x.nodeNumber.value)]) + " '" + NodeName(x.nodeNumber.value) + "'";
+          target =
+              TypeNameOf(nodes_[static_cast<size_t>(x.nodeNumber.value)]) + " '" + NodeName(x.nodeNumber.value) + "'";
         } else if constexpr (std::is_same_v<T, SensorBody>) {
           const auto& ob = objects_[static_cast<size_t>(x.bodyNumber.value)];
           if (!IsBody(KindOf(ob)))
@@ -672,7 +689,8 @@ SensorIndex Model::AddSensor(SensorItem item) {
         if constexpr (!std::is_same_v<T, SensorLoad>) {
           if (std::find(allowed.begin(), allowed.end(), x.outputVariableType) == allowed.end())
             v.Fail("outputVariableType", std::string("= ") + OutputVariableTypeName(x.outputVariableType) +
-                                             " cannot be computed by " + target + "; available: " + OutputList(allowed));
+                                             " cannot be computed by " + target +
+                                             "; available: " + OutputList(allowed));
         }
       },
       item);
@@ -717,11 +735,12 @@ std::vector<NodeRecord> CompileNodes(const Model& model, Layout& L) {
     }
     L.nodeNames.push_back(model.NodeName(static_cast<int>(i)));
     L.nodes.push_back(ItemRec{static_cast<int>(KindOf(nodes[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
-    L.ints.insert(L.ints.end(), {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, nrec[i].nAE,
-                                 nrec[i].aeBegin});
+    L.ints.insert(L.ints.end(),
+                  {nrec[i].nODE2, nrec[i].ode2Begin, nrec[i].nODE1, nrec[i].ode1Begin, nrec[i].nAE, nrec[i].aeBegin});
     AppendTheta(nodes[i], L.nodeNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);
   }
-  if (L.nODE2 + L.nODE1 == 0) throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
+  if (L.nODE2 + L.nODE1 == 0)
+    throw ValidationError("model has no coordinates: add a node with ODE2 or ODE1 coordinates");
   return nrec;
 }
 
@@ -882,7 +901,8 @@ void CompileLoads(const Model& model, Layout& L) {
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
           int bodyFixed = 0;
-          if constexpr (std::is_same_v<T, LoadForceVector> || std::is_same_v<T, LoadTorqueVector>) bodyFixed = x.bodyFixed;
+          if constexpr (std::is_same_v<T, LoadForceVector> || std::is_same_v<T, LoadTorqueVector>)
+            bodyFixed = x.bodyFixed;
           L.loadNames.push_back(model.LoadName(static_cast<int>(i)));
           L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
           L.ints.insert(L.ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type),
@@ -908,7 +928,8 @@ void CompileSensors(const Model& model, Layout& L) {
           if constexpr (std::is_same_v<T, SensorLoad>) target = x.loadNumber.value;
           if constexpr (!std::is_same_v<T, SensorLoad>) ovt = static_cast<int>(x.outputVariableType);
           L.sensorNames.push_back(model.SensorName(static_cast<int>(i)));
-          L.sensors.push_back(ItemRec{static_cast<int>(KindOf(sensors[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
+          L.sensors.push_back(
+              ItemRec{static_cast<int>(KindOf(sensors[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
           L.ints.insert(L.ints.end(), {target, ovt});
         },
         sensors[i]);
@@ -972,8 +993,9 @@ std::string EliminationRefusal(const Model& model, const std::vector<NodeRecord>
     return desc + ": markerNumbers = [" + std::to_string(cc->markerNumbers[0].value) + ", " +
            std::to_string(cc->markerNumbers[1].value) + "] cannot be eliminated: " + kEliminationRule;
   if (cc->velocityLevel)
-    return desc + ": velocityLevel = true cannot be eliminated: the elimination sets the coordinate and its "
-                  "velocity to 0 (position level); use GeneralizedAlpha";
+    return desc +
+           ": velocityLevel = true cannot be eliminated: the elimination sets the coordinate and its "
+           "velocity to 0 (position level); use GeneralizedAlpha";
   return "";
 }
 

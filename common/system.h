@@ -20,7 +20,7 @@ namespace mbsweep {
 
 /// Settings of the per-object forward-difference Jacobian (Exudyn's numericalDifferentiation).
 struct NumDiff {
-  Real relativeEpsilon = 1e-7;       ///< eps = relativeEpsilon * max(minimumCoordinateSize, |x|)
+  Real relativeEpsilon = 1e-7;  ///< eps = relativeEpsilon * max(minimumCoordinateSize, |x|)
   Real minimumCoordinateSize = 1e-2;
 };
 
@@ -195,7 +195,9 @@ MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int
 
 /// Force of ObjectConnectorCoordinateSpringDamper (p: stiffness, damping, offset) for the
 /// coordinate difference dq = q1 - q0 and velocity difference dv.
-MBS_HD_INLINE Real CoordinateSpringDamperForce(const Real* p, Real dq, Real dv) { return p[0] * (dq - p[2]) + p[1] * dv; }
+MBS_HD_INLINE Real CoordinateSpringDamperForce(const Real* p, Real dq, Real dv) {
+  return p[0] * (dq - p[2]) + p[1] * dv;
+}
 
 /// Local right-hand side of a position or rigid connector over [marker0 coords, marker1 coords].
 MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
@@ -233,7 +235,7 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
 /// Local ODE2 right-hand side of an object of a HasLocalRHSKind kind (bodies, position and
 /// rigid connectors).
 MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                  Real* fLoc) {
+                                    Real* fLoc) {
   const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsMassBody(k)) BodyLocalRHS(L, theta, q, v, obj, fLoc);
   else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
@@ -290,7 +292,7 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
 /// Translational coordinates of a body that a mass-proportional load acting at its node
 /// enters (the centre of mass at the node): 3 or 2; 0 for other bodies.
 MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
-  return k == ObjectKind::MassPoint || k == ObjectKind::RigidBody ? 3
+  return k == ObjectKind::MassPoint || k == ObjectKind::RigidBody       ? 3
          : k == ObjectKind::MassPoint2D || k == ObjectKind::RigidBody2D ? 2
                                                                         : 0;
 }
@@ -309,7 +311,7 @@ MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, in
 /// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
 /// contribution). A LoadCoordinate is added by ComputeODE2RHS directly and has no Jacobian.
 MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
-                             Real loadFactor, int load, Real* loc, int& first, int& n) {
+                               Real loadFactor, int load, Real* loc, int& first, int& n) {
   const LoadRecord r = GetLoadRecord(L, load);
   const Real* p;
   const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
@@ -344,8 +346,7 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
 // ------------------------------------------------------------------------------------------
 
 /// Assembles the mass matrix into sink M (entries are added; the caller zeroes M).
-template <class Sink>
-MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real* q, Sink& M) {
+template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real* q, Sink& M) {
   Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
   for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
@@ -441,9 +442,9 @@ inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, 
                            std::vector<int>& variable) {
   for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
     const ForceEntry k = static_cast<ForceEntry>(e[0]);
-    const bool fixed = (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
-                       static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) ==
-                           TimeFunctionType::Constant;
+    const bool fixed =
+        (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
+        static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) == TimeFunctionType::Constant;
     std::vector<int>& list = fixed ? constant : variable;
     list.insert(list.end(), e, e + kForceEntryInts);
   }
@@ -457,7 +458,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
   for (int j = 0; j < count; ++j, e += kForceEntryInts) {
     const int i = e[1];
     switch (static_cast<ForceEntry>(e[0])) {
-      case ForceEntry::CoordinateSpringDamper: {  // applied directly to the two coordinates
+      case ForceEntry::CoordinateSpringDamper: {    // applied directly to the two coordinates
         const Real* p = theta + L.object[i].theta;  // stiffness, damping, offset
         const int g0 = e[2], g1 = e[3];
         const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
@@ -526,7 +527,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
 /// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.
 /// Walks the layout's force list (layout_records.h).
 MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
-                                  Real loadFactor, Real* f) {
+                                    Real loadFactor, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
   detail::AddForceEntries(L, theta, L.ints + L.forceList, L.nForces, t, q, v, loadFactor, f);
 }
@@ -568,7 +569,7 @@ MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) 
 /// list). The same sums as ComputeODE2RHS; where a coordinate receives a constant load and two
 /// or more other forces, they are added in another order.
 MBS_HD_NOINLINE void ComputeODE2RHSFromConstant(const LayoutView& L, const Real* theta, Real t, const Real* q,
-                                              const Real* v, const Real* fConstant, Real* f) {
+                                                const Real* v, const Real* fConstant, Real* f) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = fConstant[i];
   detail::AddForceEntries(L, theta, L.ints + L.variableForceList, L.nVariableForces, t, q, v, 1, f);
 }
@@ -592,8 +593,7 @@ MBS_HD_NOINLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real
 }
 
 /// Adds factor * df1/dy into sink J (ODE1 block, ODE1 indices).
-template <class Sink>
-MBS_HD void ComputeODE1RHSJacobian(const LayoutView& L, const Real* theta, Real factor, Sink& J) {
+template <class Sink> MBS_HD void ComputeODE1RHSJacobian(const LayoutView& L, const Real* theta, Real factor, Sink& J) {
   for (int i = 0; i < L.nObjects; ++i) {
     if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;
     const ObjectRecord o = GetObjectRecord(L, i);

@@ -61,9 +61,9 @@ TEST(ItemList, ParamsMatchTheFieldsOrder) {
 
 // Every object declares its category, and the kind <-> item mapping round-trips.
 TEST(ItemList, KindsNamesAndCategoriesComeFromTheItemFiles) {
-#define MBS_CHECK_KIND(Type, Kind)                                                 \
-  EXPECT_STREQ(TypeName(ObjectKind::Kind), Type::typeName);                        \
-  EXPECT_EQ(KindOf(ObjectItem(Type{})), ObjectKind::Kind);                         \
+#define MBS_CHECK_KIND(Type, Kind)                          \
+  EXPECT_STREQ(TypeName(ObjectKind::Kind), Type::typeName); \
+  EXPECT_EQ(KindOf(ObjectItem(Type{})), ObjectKind::Kind);  \
   EXPECT_EQ(CategoryOf(ObjectKind::Kind), Type::category);
   MBS_OBJECT_ITEMS(MBS_CHECK_KIND)
 #undef MBS_CHECK_KIND
