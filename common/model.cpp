@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <type_traits>
@@ -13,12 +14,6 @@ namespace mbsweep {
 
 namespace {
 
-template <class T>
-struct IsConstraintItem
-    : std::bool_constant<std::is_same_v<T, ObjectConnectorCoordinate> || std::is_same_v<T, ObjectConnectorDistance> ||
-                         std::is_same_v<T, ObjectJointRevolute2D> || std::is_same_v<T, ObjectJointPrismatic2D> ||
-                         std::is_same_v<T, ObjectJointSpherical> || std::is_same_v<T, ObjectJointRevoluteZ> ||
-                         std::is_same_v<T, ObjectJointPrismaticX> || std::is_same_v<T, ObjectJointGeneric>> {};
 template <class T, class = void> struct HasNodeNumber : std::false_type {};
 template <class T> struct HasNodeNumber<T, std::void_t<decltype(std::declval<T>().nodeNumber)>> : std::true_type {};
 
@@ -449,6 +444,133 @@ NodeIndex Model::AddNode(NodeItem item) {
 }
 
 // ------------------------------------ AddObject -----------------------------------------
+namespace {
+/// Checks what an object refers to (nodes, markers) against what its type requires.
+struct ObjectReferenceCheck {
+  const Model& model;
+  const FieldValidator& v;
+  const std::string& type;
+  std::function<int(int)> markerCoordinates;  // Model::MarkerCoordinateCount
+
+  const NodeItem& Node(int i) const { return model.Nodes()[static_cast<size_t>(i)]; }
+  const MarkerItem& Marker(int i) const { return model.Markers()[static_cast<size_t>(i)]; }
+  static std::string Entry(const char* field, int k) { return std::string(field) + "[" + std::to_string(k) + "]"; }
+
+  void RequireNode(const std::string& field, NodeIndex n, std::initializer_list<NodeKind> kinds,
+                   const char* what) const {
+    const NodeKind k = KindOf(Node(n.value));
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      v.Fail(field, "= " + std::to_string(n.value) + " refers to " + TypeNameOf(Node(n.value)) + " '" +
+                        model.NodeName(n.value) + "', but " + type + " requires " + what);
+  }
+  void RequireDistinct(const std::array<MarkerIndex, 2>& m) const {
+    if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
+  }
+  /// Two Position markers, or two Coordinate markers on ODE2 coordinates (or ground).
+  void RequireMarkers(const std::array<MarkerIndex, 2>& m, bool position) const {
+    for (int k = 0; k < 2; ++k) {
+      const int mi = m[static_cast<size_t>(k)].value;
+      const MarkerKind mk = KindOf(Marker(mi));
+      const bool ok = position ? MarkerHasPosition(mk) : mk == MarkerKind::NodeCoordinate;
+      if (ok && mk == MarkerKind::NodeCoordinate) {  // ODE2 coordinates (or ground) only
+        const auto& mc = std::get<MarkerNodeCoordinate>(Marker(mi));
+        if (NodeODE1Count(Node(mc.nodeNumber.value)) > 0)
+          v.Fail(Entry("markerNumbers", k), "= " + std::to_string(mi) + " refers to a coordinate of NodeGenericODE1 '" +
+                                                model.NodeName(mc.nodeNumber.value) + "', but " + type +
+                                                " requires an ODE2 (or ground) coordinate");
+      }
+      if (!ok)
+        v.Fail(Entry("markerNumbers", k), "= " + std::to_string(mi) + " refers to " + TypeNameOf(Marker(mi)) + " '" +
+                                              model.MarkerName(mi) + "', but " + type + " requires a " +
+                                              (position ? "Position" : "Coordinate") + " marker");
+    }
+    RequireDistinct(m);
+  }
+  /// Two markers with orientation (MarkerBodyRigid, MarkerNodeRigid).
+  void RequireOrientation(const std::array<MarkerIndex, 2>& m, const char* what) const {
+    for (int k = 0; k < 2; ++k) {
+      const int mi = m[static_cast<size_t>(k)].value;
+      if (!MarkerHasOrientation(KindOf(Marker(mi))))
+        v.Fail(Entry("markerNumbers", k), "= " + std::to_string(mi) + " refers to " + TypeNameOf(Marker(mi)) + " '" +
+                                              model.MarkerName(mi) + "', but " + type + " requires " + what +
+                                              " markers (MarkerBodyRigid or MarkerNodeRigid)");
+    }
+    RequireDistinct(m);
+  }
+  void RequireSize(const char* field, const Matrix& m, int n, const char* coordinates) const {
+    if (!m.data.empty() && (m.rows != n || m.cols != n))
+      v.Fail(field, "is " + std::to_string(m.rows) + "x" + std::to_string(m.cols) + " but the nodes have " +
+                        std::to_string(n) + " " + coordinates + " coordinates");
+  }
+  void RequireLength(const char* field, const Vector& x, int n, const char* coordinates) const {
+    if (!x.empty() && static_cast<int>(x.size()) != n)
+      v.Fail(field, "has length " + std::to_string(x.size()) + " but the nodes have " + std::to_string(n) + " " +
+                        coordinates + " coordinates");
+  }
+  void CheckGeneric(const ObjectGenericODE2& x) const {
+    int n = 0;
+    for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
+      const int ni = x.nodeNumbers[k].value;
+      if (NodeODE2Count(Node(ni)) == 0)
+        v.Fail(Entry("nodeNumbers", static_cast<int>(k)),
+               "= " + std::to_string(ni) + " refers to " + TypeNameOf(Node(ni)) + " '" + model.NodeName(ni) +
+                   "', but " + type + " requires nodes with ODE2 coordinates");
+      n += NodeODE2Count(Node(ni));
+    }
+    RequireSize("massMatrix", x.massMatrix, n, "ODE2");
+    RequireSize("stiffnessMatrix", x.stiffnessMatrix, n, "ODE2");
+    RequireSize("dampingMatrix", x.dampingMatrix, n, "ODE2");
+    RequireLength("forceVector", x.forceVector, n, "ODE2");
+  }
+  void CheckGeneric(const ObjectGenericODE1& x) const {
+    int n = 0;
+    for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
+      RequireNode(Entry("nodeNumbers", static_cast<int>(k)), x.nodeNumbers[k], {NodeKind::GenericODE1},
+                  "a NodeGenericODE1");
+      n += NodeODE1Count(Node(x.nodeNumbers[k].value));
+    }
+    RequireSize("systemMatrix", x.systemMatrix, n, "ODE1");
+    RequireLength("rhsVector", x.rhsVector, n, "ODE1");
+  }
+  /// A constraint between two markers without coordinates can never be satisfied by the solver.
+  void RequireCoordinates(const std::array<MarkerIndex, 2>& m) const {
+    if (markerCoordinates(m[0].value) == 0 && markerCoordinates(m[1].value) == 0)
+      v.Fail("markerNumbers", "= [" + std::to_string(m[0].value) + ", " + std::to_string(m[1].value) +
+                                  "] both refer to ground (no coordinates); the constraint equations would be "
+                                  "singular");
+  }
+  template <class T> void CheckBody(const T& x) const {
+    if constexpr (std::is_same_v<T, ObjectMassPoint>)
+      RequireNode("nodeNumber", x.nodeNumber, {NodeKind::Point}, "a NodePoint");
+    else if constexpr (std::is_same_v<T, ObjectMassPoint2D>)
+      RequireNode("nodeNumber", x.nodeNumber, {NodeKind::Point2D}, "a NodePoint2D");
+    else if constexpr (std::is_same_v<T, ObjectMass1D> || std::is_same_v<T, ObjectRotationalMass1D>)
+      RequireNode("nodeNumber", x.nodeNumber, {NodeKind::Node1D}, "a Node1D");
+    else if constexpr (std::is_same_v<T, ObjectRigidBody2D>)
+      RequireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBody2D}, "a NodeRigidBody2D");
+    else if constexpr (std::is_same_v<T, ObjectRigidBody>)
+      RequireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBodyEP, NodeKind::RigidBodyRxyz},
+                  "a NodeRigidBodyEP or NodeRigidBodyRxyz");
+  }
+  template <class T> void operator()(const T& x) const {
+    if constexpr (T::category == ObjectCategory::Body) CheckBody(x);
+    else if constexpr (T::category == ObjectCategory::Generic) CheckGeneric(x);
+    else if constexpr (std::is_same_v<T, ObjectConnectorTorsionalSpringDamper>)
+      RequireOrientation(x.markerNumbers, "Orientation");
+    else if constexpr (T::category == ObjectCategory::RigidConnector || std::is_same_v<T, ObjectJointRevoluteZ> ||
+                       std::is_same_v<T, ObjectJointPrismaticX> || std::is_same_v<T, ObjectJointGeneric> ||
+                       std::is_same_v<T, ObjectJointPrismatic2D>)
+      RequireOrientation(x.markerNumbers, "Position and Orientation");
+    else if constexpr (T::category == ObjectCategory::CoordinateConnector ||
+                       std::is_same_v<T, ObjectConnectorCoordinate>)
+      RequireMarkers(x.markerNumbers, false);
+    else if constexpr (T::category != ObjectCategory::Ground)  // position connectors, distance, spherical, revolute 2D
+      RequireMarkers(x.markerNumbers, true);
+    if constexpr (T::category == ObjectCategory::Constraint) RequireCoordinates(x.markerNumbers);
+  }
+};
+}  // namespace
+
 ObjectIndex Model::AddObject(ObjectItem item) {
   const int idx = static_cast<int>(objects_.size());
   const std::string given = GivenName(item);
@@ -457,124 +579,7 @@ ObjectIndex Model::AddObject(ObjectItem item) {
   FieldValidator v{desc, *this};
   std::visit([&](auto& x) { x.Fields(v); }, item);
 
-  auto requireNode = [&](const char* field, NodeIndex n, std::initializer_list<NodeKind> kinds, const char* what) {
-    const NodeKind k = KindOf(nodes_[static_cast<size_t>(n.value)]);
-    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
-      v.Fail(field, "= " + std::to_string(n.value) + " refers to " + TypeNameOf(nodes_[static_cast<size_t>(n.value)]) +
-                        " '" + NodeName(n.value) + "', but " + type + " requires " + what);
-  };
-  auto requireMarkers = [&](const std::array<MarkerIndex, 2>& m, bool position, bool coordinate) {
-    for (int k = 0; k < 2; ++k) {
-      const MarkerKind mk = KindOf(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
-      bool ok = (position && MarkerHasPosition(mk)) || (coordinate && mk == MarkerKind::NodeCoordinate);
-      if (ok && mk == MarkerKind::NodeCoordinate) {  // ODE2 coordinates (or ground) only
-        const auto& mc = std::get<MarkerNodeCoordinate>(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]);
-        if (NodeODE1Count(nodes_[static_cast<size_t>(mc.nodeNumber.value)]) > 0)
-          v.Fail("markerNumbers[" + std::to_string(k) + "]", "= " + std::to_string(m[static_cast<size_t>(k)].value) +
-                                                                 " refers to a coordinate of NodeGenericODE1 '" +
-                                                                 NodeName(mc.nodeNumber.value) + "', but " + type +
-                                                                 " requires an ODE2 (or ground) coordinate");
-      }
-      if (!ok)
-        v.Fail("markerNumbers[" + std::to_string(k) + "]",
-               "= " + std::to_string(m[static_cast<size_t>(k)].value) + " refers to " +
-                   TypeNameOf(markers_[static_cast<size_t>(m[static_cast<size_t>(k)].value)]) + " '" +
-                   MarkerName(m[static_cast<size_t>(k)].value) + "', but " + type + " requires a " +
-                   (position ? "Position" : "Coordinate") + " marker");
-    }
-    if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
-  };
-
-  // markers with orientation (MarkerBodyRigid, MarkerNodeRigid), in addition to what requireMarkers checked
-  auto requireOrientation = [&](const std::array<MarkerIndex, 2>& m, const char* what) {
-    for (int k = 0; k < 2; ++k) {
-      const int mi = m[static_cast<size_t>(k)].value;
-      if (!MarkerHasOrientation(KindOf(markers_[static_cast<size_t>(mi)])))
-        v.Fail("markerNumbers[" + std::to_string(k) + "]", "= " + std::to_string(mi) + " refers to " +
-                                                               TypeNameOf(markers_[static_cast<size_t>(mi)]) + " '" +
-                                                               MarkerName(mi) + "', but " + type + " requires " + what +
-                                                               " markers (MarkerBodyRigid or MarkerNodeRigid)");
-    }
-    if (m[0] == m[1]) v.Fail("markerNumbers", "connects marker " + std::to_string(m[0].value) + " with itself");
-  };
-
-  std::visit(
-      [&](auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, ObjectMassPoint>)
-          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point}, "a NodePoint");
-        else if constexpr (std::is_same_v<T, ObjectMassPoint2D>)
-          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Point2D}, "a NodePoint2D");
-        else if constexpr (std::is_same_v<T, ObjectMass1D> || std::is_same_v<T, ObjectRotationalMass1D>)
-          requireNode("nodeNumber", x.nodeNumber, {NodeKind::Node1D}, "a Node1D");
-        else if constexpr (std::is_same_v<T, ObjectRigidBody2D>)
-          requireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBody2D}, "a NodeRigidBody2D");
-        else if constexpr (std::is_same_v<T, ObjectRigidBody>)
-          requireNode("nodeNumber", x.nodeNumber, {NodeKind::RigidBodyEP, NodeKind::RigidBodyRxyz},
-                      "a NodeRigidBodyEP or NodeRigidBodyRxyz");
-        else if constexpr (std::is_same_v<T, ObjectConnectorTorsionalSpringDamper>)
-          requireOrientation(x.markerNumbers, "Orientation");
-        else if constexpr (std::is_same_v<T, ObjectConnectorRigidBodySpringDamper> ||
-                           std::is_same_v<T, ObjectConnectorLinearSpringDamper> ||
-                           std::is_same_v<T, ObjectJointRevoluteZ> || std::is_same_v<T, ObjectJointPrismaticX> ||
-                           std::is_same_v<T, ObjectJointGeneric>)
-          requireOrientation(x.markerNumbers, "Position and Orientation");
-        else if constexpr (std::is_same_v<T, ObjectJointSpherical>) requireMarkers(x.markerNumbers, true, false);
-        else if constexpr (std::is_same_v<T, ObjectGenericODE2>) {
-          int n = 0;
-          for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
-            const auto& nd = nodes_[static_cast<size_t>(x.nodeNumbers[k].value)];
-            if (NodeODE2Count(nd) == 0)
-              v.Fail("nodeNumbers[" + std::to_string(k) + "]",
-                     "= " + std::to_string(x.nodeNumbers[k].value) + " refers to " + TypeNameOf(nd) + " '" +
-                         NodeName(x.nodeNumbers[k].value) + "', but " + type + " requires nodes with ODE2 coordinates");
-            n += NodeODE2Count(nd);
-          }
-          auto checkMat = [&](const char* f, const Matrix& m) {
-            if (!m.data.empty() && (m.rows != n || m.cols != n))
-              v.Fail(f, "is " + std::to_string(m.rows) + "x" + std::to_string(m.cols) + " but the nodes have " +
-                            std::to_string(n) + " ODE2 coordinates");
-          };
-          checkMat("massMatrix", x.massMatrix);
-          checkMat("stiffnessMatrix", x.stiffnessMatrix);
-          checkMat("dampingMatrix", x.dampingMatrix);
-          if (!x.forceVector.empty() && static_cast<int>(x.forceVector.size()) != n)
-            v.Fail("forceVector", "has length " + std::to_string(x.forceVector.size()) + " but the nodes have " +
-                                      std::to_string(n) + " ODE2 coordinates");
-        } else if constexpr (std::is_same_v<T, ObjectGenericODE1>) {
-          int n = 0;
-          for (size_t k = 0; k < x.nodeNumbers.size(); ++k) {
-            requireNode(("nodeNumbers[" + std::to_string(k) + "]").c_str(), x.nodeNumbers[k], {NodeKind::GenericODE1},
-                        "a NodeGenericODE1");
-            n += NodeODE1Count(nodes_[static_cast<size_t>(x.nodeNumbers[k].value)]);
-          }
-          if (!x.systemMatrix.data.empty() && (x.systemMatrix.rows != n || x.systemMatrix.cols != n))
-            v.Fail("systemMatrix", "is " + std::to_string(x.systemMatrix.rows) + "x" +
-                                       std::to_string(x.systemMatrix.cols) + " but the nodes have " +
-                                       std::to_string(n) + " ODE1 coordinates");
-          if (!x.rhsVector.empty() && static_cast<int>(x.rhsVector.size()) != n)
-            v.Fail("rhsVector", "has length " + std::to_string(x.rhsVector.size()) + " but the nodes have " +
-                                    std::to_string(n) + " ODE1 coordinates");
-        } else if constexpr (T::category == ObjectCategory::PositionConnector)
-          requireMarkers(x.markerNumbers, true, false);
-        else if constexpr (std::is_same_v<T, ObjectConnectorCoordinateSpringDamper> ||
-                           std::is_same_v<T, ObjectConnectorCoordinate>)
-          requireMarkers(x.markerNumbers, false, true);
-        else if constexpr (std::is_same_v<T, ObjectConnectorDistance> || std::is_same_v<T, ObjectJointRevolute2D>)
-          requireMarkers(x.markerNumbers, true, false);
-        else if constexpr (std::is_same_v<T, ObjectJointPrismatic2D>)
-          requireOrientation(x.markerNumbers, "Position and Orientation");
-        if constexpr (IsConstraintItem<T>::value) {
-          // a constraint between two markers without coordinates can never be satisfied by the solver
-          if (MarkerCoordinateCount(x.markerNumbers[0].value) == 0 &&
-              MarkerCoordinateCount(x.markerNumbers[1].value) == 0)
-            v.Fail("markerNumbers", "= [" + std::to_string(x.markerNumbers[0].value) + ", " +
-                                        std::to_string(x.markerNumbers[1].value) +
-                                        "] both refer to ground (no coordinates); the constraint equations would be "
-                                        "singular");
-        }
-      },
-      item);
+  std::visit(ObjectReferenceCheck{*this, v, type, [this](int m) { return MarkerCoordinateCount(m); }}, item);
   objects_.push_back(std::move(item));
   return ObjectIndex(idx);
 }
