@@ -12,11 +12,11 @@ namespace mbsweep {
 /// Read-only view of one system's state at time t.
 struct StateView {
   Real t = 0;
-  const Real* q = nullptr;   ///< ODE2 coordinates [nODE2]
-  const Real* v = nullptr;   ///< ODE2 velocities [nODE2]
-  const Real* a = nullptr;   ///< ODE2 accelerations [nODE2]
-  const Real* y = nullptr;   ///< ODE1 coordinates [nODE1]
-  const Real* yt = nullptr;  ///< ODE1 derivatives [nODE1]
+  const Real* q = nullptr;       ///< ODE2 coordinates [nODE2]
+  const Real* v = nullptr;       ///< ODE2 velocities [nODE2]
+  const Real* a = nullptr;       ///< ODE2 accelerations [nODE2]
+  const Real* y = nullptr;       ///< ODE1 coordinates [nODE1]
+  const Real* yt = nullptr;      ///< ODE1 derivatives [nODE1]
   const Real* lambda = nullptr;  ///< algebraic variables [nAE]
 };
 
@@ -25,13 +25,10 @@ struct StateView {
 /// time t will use the state (sensor write or objective sample due). Integrators skip work
 /// that only an observer would see (explicit end-of-step accelerations) when it is not due.
 namespace detail {
-template <class O, class = void>
-struct HasDue : std::false_type {};
-template <class O>
-struct HasDue<O, decltype(void(std::declval<O&>().Due(Real(0), false)))> : std::true_type {};
+template <class O, class = void> struct HasDue : std::false_type {};
+template <class O> struct HasDue<O, decltype(void(std::declval<O&>().Due(Real(0), false)))> : std::true_type {};
 }  // namespace detail
-template <class O>
-MBS_HD_INLINE bool ObserverDue(O& o, Real t, bool final) {
+template <class O> MBS_HD_INLINE bool ObserverDue(O& o, Real t, bool final) {
   if constexpr (detail::HasDue<O>::value) return o.Due(t, final);
   else return true;
 }
@@ -153,262 +150,301 @@ MBS_HD_INLINE void BodyAccelerations(const LayoutView& L, const Real* theta, con
 }
 }  // namespace detail
 
+namespace detail {
+/// A SensorNode's output.
+MBS_HD_NOINLINE int NodeSensorOutput(const LayoutView& L, const Real* theta, const StateView& s, const SensorRecord& r,
+                                     OutputVariableType ovt, Real* out, int cap) {
+  using OVT = OutputVariableType;
+  const NodeRecord nr = GetNodeRecord(L, r.target);
+  const NodeKind nk = static_cast<NodeKind>(L.node[r.target].kind);
+  const Real* ref = theta + L.node[r.target].theta;
+  if (nr.nODE1 > 0) {
+    if (ovt == OVT::Coordinates) return detail::PutRange(s.y + nr.ode1Begin, nr.nODE1, out, cap);
+    if (ovt == OVT::Coordinates_t) return detail::PutRange(s.yt + nr.ode1Begin, nr.nODE1, out, cap);
+    if (ovt == OVT::CoordinatesTotal) {
+      for (int i = 0; i < nr.nODE1 && i < cap; ++i) out[i] = ref[i] + s.y[nr.ode1Begin + i];
+      return nr.nODE1;
+    }
+    return 0;
+  }
+  if (ovt == OVT::Coordinates) return detail::PutRange(s.q + nr.ode2Begin, nr.nODE2, out, cap);
+  if (ovt == OVT::Coordinates_t) return detail::PutRange(s.v + nr.ode2Begin, nr.nODE2, out, cap);
+  if (ovt == OVT::Coordinates_tt) return detail::PutRange(s.a + nr.ode2Begin, nr.nODE2, out, cap);
+  if (ovt == OVT::CoordinatesTotal) {
+    for (int i = 0; i < nr.nODE2 && i < cap; ++i) out[i] = ref[i] + s.q[nr.ode2Begin + i];
+    return nr.nODE2;
+  }
+  Kinematics k;
+  NodeKinematics(L, theta, s.q, s.v, r.target, k);
+  switch (ovt) {
+    case OVT::Position: return detail::PutVec(k.pos, out, cap);
+    case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+    case OVT::Displacement:
+    case OVT::Acceleration: {
+      const Real* x = ovt == OVT::Displacement ? s.q : s.a;
+      Vec3 d = MakeVec3(0, 0, 0);
+      const int nTrans = nk == NodeKind::Point || RigidNodeRotationCount(nk) ? 3 : 2;
+      for (int i = 0; i < nTrans && nr.nODE2 > 0; ++i) d[i] = x[nr.ode2Begin + i];
+      return detail::PutVec(d, out, cap);
+    }
+    case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+    case OVT::Rotation:
+      // Rxyz: the rotation parameters (reference + current); EP: Tait-Bryan xyz angles of A
+      if (nk == NodeKind::RigidBodyRxyz)
+        return detail::PutVec(LoadVec3(ref + 3) + LoadVec3(s.q + nr.ode2Begin + 3), out, cap);
+      if (nk == NodeKind::RigidBodyEP) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
+      return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
+    case OVT::AngularVelocity: return detail::PutVec(detail::NodeAngularVelocity(L, theta, s, r.target, k), out, cap);
+    case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
+    case OVT::AngularAcceleration:
+      if (RigidNodeRotationCount(nk))
+        return detail::PutVec(detail::RigidNodeAngularAcceleration(L, theta, s, r.target), out, cap);
+      return detail::PutVec(MakeVec3(0, 0, s.a[nr.ode2Begin + 2]), out, cap);
+    default: return 0;
+  }
+}
+
+/// A SensorBody's output.
+MBS_HD_NOINLINE int BodySensorOutput(const LayoutView& L, const Real* theta, const StateView& s, int sensor,
+                                     const SensorRecord& r, OutputVariableType ovt, Real* out, int cap) {
+  using OVT = OutputVariableType;
+  const Vec3 lp = LoadVec3(theta + L.sensor[sensor].theta);
+  const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+  Kinematics k;
+  BodyKinematics(L, theta, s.q, s.v, r.target, lp, k);
+  switch (ovt) {
+    case OVT::Position: return detail::PutVec(k.pos, out, cap);
+    case OVT::Displacement:
+      return detail::PutVec(k.pos - detail::BodyReferencePosition(L, theta, r.target, lp), out, cap);
+    case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+    case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+    case OVT::Rotation: {
+      if (ok == ObjectKind::RigidBody) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
+      const ObjectRecord o = GetObjectRecord(L, r.target);
+      const Real angle = theta[L.node[o.extra[0]].theta + (ok == ObjectKind::RigidBody2D ? 2 : 0)] +
+                         s.q[o.ltgODE2[ok == ObjectKind::RigidBody2D ? 2 : 0]];
+      if (ok == ObjectKind::RotationalMass1D) {
+        if (cap > 0) out[0] = angle;
+        return 1;
+      }
+      return detail::PutVec(MakeVec3(0, 0, angle), out, cap);
+    }
+    case OVT::AngularVelocity:
+      if (ok == ObjectKind::RigidBody)
+        return detail::PutVec(detail::NodeAngularVelocity(L, theta, s, GetObjectRecord(L, r.target).extra[0], k), out,
+                              cap);
+      return detail::PutVec(k.omega, out, cap);
+    case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
+    case OVT::Acceleration:
+    case OVT::AngularAcceleration: {
+      Vec3 acc, alpha;
+      detail::BodyAccelerations(L, theta, s, r.target, lp, acc, alpha);
+      return detail::PutVec(ovt == OVT::Acceleration ? acc : alpha, out, cap);
+    }
+    default: return 0;
+  }
+}
+
+/// The output of a 3D joint (spherical, revolute z, prismatic x, generic).
+MBS_HD_NOINLINE int JointSensorOutput(const LayoutView& L, const Real* theta, const StateView& s, const SensorRecord& r,
+                                      const ObjectRecord& o, ObjectKind ok, OutputVariableType ovt, Real* out,
+                                      int cap) {
+  using OVT = OutputVariableType;
+  Kinematics k0, k1;
+  MarkerKinematics(L, theta, s.q, s.v, o.extra[0], k0);
+  MarkerKinematics(L, theta, s.q, s.v, o.extra[1], k1);
+  const Real* lam = s.lambda ? s.lambda + o.aeBegin : nullptr;
+  auto lambdaAt = [&](int i) -> Real { return lam && i >= 0 ? lam[i] : 0; };
+  // multipliers of the translation rows (force) and rotation rows (torque), padded with 0
+  // for free directions; PrismaticX: [0, y, z] in J0 and the three rotation rows
+  const bool prismatic = ok == ObjectKind::JointPrismaticX;
+  const Vec3 force =
+      prismatic ? MakeVec3(0, lambdaAt(0), lambdaAt(1)) : MakeVec3(lambdaAt(0), lambdaAt(1), lambdaAt(2));
+  const Vec3 torque = prismatic                          ? MakeVec3(lambdaAt(2), lambdaAt(3), lambdaAt(4))
+                      : ok == ObjectKind::JointRevoluteZ ? MakeVec3(lambdaAt(3), lambdaAt(4), 0)
+                      : ok == ObjectKind::JointGeneric   ? MakeVec3(lambdaAt(3), lambdaAt(4), lambdaAt(5))
+                                                         : MakeVec3(0, 0, 0);
+  switch (ovt) {
+    case OVT::Position: return detail::PutVec(k0.pos, out, cap);
+    case OVT::Velocity: return detail::PutVec(k0.vel, out, cap);
+    case OVT::Displacement: return detail::PutVec(k1.pos - k0.pos, out, cap);
+    case OVT::Force: return detail::PutVec(force, out, cap);
+    case OVT::Torque: return detail::PutVec(torque, out, cap);
+    case OVT::ConstraintEquation: {
+      ConstraintEval e;
+      ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
+      for (int i = 0; i < e.nAE && i < cap; ++i) out[i] = IsLambdaRow(e, i) ? lambdaAt(i) : e.C[i];
+      return e.nAE;
+    }
+    default: break;
+  }
+  if (ok == ObjectKind::JointSpherical) return 0;
+  const Real* p = theta + L.object[r.target].theta;  // rotationMarker0[9], rotationMarker1[9]
+  const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
+  const int* ca = ok == ObjectKind::JointGeneric ? o.extra + 3 : nullptr;
+  const bool globalForce = ok == ObjectKind::JointRevoluteZ || (ca && ca[0] && ca[1] && ca[2]);
+  Vec3 rot = RotationMatrix2RotXYZ(Transpose(A0all) * A1all);
+  for (int i = 0; i < 3; ++i)
+    if (rot[i] > 3.14159265358979323846) rot[i] -= 2 * 3.14159265358979323846;
+  switch (ovt) {
+    case OVT::DisplacementLocal: return detail::PutVec(MultT(A0all, k1.pos - k0.pos), out, cap);
+    case OVT::VelocityLocal: return detail::PutVec(MultT(A0all, k1.vel - k0.vel), out, cap);
+    case OVT::Rotation: return detail::PutVec(rot, out, cap);
+    case OVT::AngularVelocityLocal: return detail::PutVec(MultT(A0all, k1.omega - k0.omega), out, cap);
+    case OVT::ForceLocal: return detail::PutVec(globalForce ? MultT(A0all, force) : force, out, cap);
+    case OVT::TorqueLocal: return detail::PutVec(torque, out, cap);
+    default: return 0;
+  }
+}
+
+/// The output of the other constraints (Lagrange multipliers, equations, coordinates, distance).
+MBS_HD_NOINLINE int ConstraintSensorOutput(const LayoutView& L, const Real* theta, const StateView& s,
+                                           const SensorRecord& r, const ObjectRecord& o, ObjectKind ok,
+                                           OutputVariableType ovt, Real* out, int cap) {
+  using OVT = OutputVariableType;
+  if (ovt == OVT::Force) {  // the Lagrange multipliers (constraint forces)
+    const int n = ok == ObjectKind::JointRevolute2D ? 3 : o.nAE;
+    for (int i = 0; i < n && i < cap; ++i) out[i] = i < o.nAE && s.lambda ? s.lambda[o.aeBegin + i] : 0;
+    return n;
+  }
+  ConstraintEval e;
+  ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
+  if (ovt == OVT::ConstraintEquation) return detail::PutRange(e.C, e.nAE, out, cap);
+  if (ok == ObjectKind::ConnectorCoordinate && (ovt == OVT::Displacement || ovt == OVT::Velocity)) {
+    Real q0, v0, q1, v1;
+    MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
+    MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
+    if (cap > 0) out[0] = ovt == OVT::Displacement ? q1 - q0 : v1 - v0;
+    return 1;
+  }
+  if (ok == ObjectKind::ConnectorDistance && ovt == OVT::Distance) {
+    if (cap > 0) out[0] = e.C[0] + theta[L.object[r.target].theta];
+    return 1;
+  }
+  return 0;
+}
+
+/// A SensorObject's output.
+MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, const StateView& s,
+                                       const SensorRecord& r, OutputVariableType ovt, Real* out, int cap) {
+  using OVT = OutputVariableType;
+  const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
+  const ObjectRecord o = GetObjectRecord(L, r.target);
+  if (ok == ObjectKind::GenericODE2) {
+    const Real* x = ovt == OVT::Coordinates ? s.q : ovt == OVT::Coordinates_t ? s.v : s.a;
+    for (int i = 0; i < o.nLocalODE2 && i < cap; ++i) out[i] = x[o.ltgODE2[i]];
+    return o.nLocalODE2;
+  }
+  if (ok == ObjectKind::GenericODE1) {
+    const Real* x = ovt == OVT::Coordinates ? s.y : s.yt;
+    for (int i = 0; i < o.nLocalODE1 && i < cap; ++i) out[i] = x[o.ltgODE1[i]];
+    return o.nLocalODE1;
+  }
+  if (ok == ObjectKind::ConnectorCoordinateSpringDamper) {
+    const Real* p = theta + L.object[r.target].theta;
+    Real q0, v0, q1, v1;
+    MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
+    MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
+    Real val = 0;
+    if (ovt == OVT::Displacement) val = q1 - q0;
+    else if (ovt == OVT::Velocity) val = v1 - v0;
+    else if (ovt == OVT::Force) val = CoordinateSpringDamperForce(p, q1 - q0, v1 - v0);
+    else return 0;
+    if (cap > 0) out[0] = val;
+    return 1;
+  }
+  if (IsRigidConnector(ok)) {
+    RigidConnectorState c;
+    EvalRigidConnector(L, theta, s.q, s.v, r.target, c);
+    if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
+      switch (ovt) {
+        case OVT::DisplacementLocal: return detail::PutVec(c.dispLocal, out, cap);
+        case OVT::VelocityLocal: return detail::PutVec(c.velLocal, out, cap);
+        case OVT::Rotation: return detail::PutVec(c.rotLocal, out, cap);
+        case OVT::AngularVelocityLocal: return detail::PutVec(c.angVelLocal, out, cap);
+        case OVT::ForceLocal: return detail::PutVec(c.forceLocal, out, cap);
+        case OVT::TorqueLocal: return detail::PutVec(c.torqueLocal, out, cap);
+        default: return 0;
+      }
+    }
+    const bool tors = ok == ObjectKind::ConnectorTorsionalSpringDamper;
+    Real val;
+    if (ovt == (tors ? OVT::Rotation : OVT::DisplacementLocal)) val = c.scalar;
+    else if (ovt == (tors ? OVT::AngularVelocityLocal : OVT::VelocityLocal)) val = c.scalar_t;
+    else if (ovt == (tors ? OVT::TorqueLocal : OVT::ForceLocal)) val = tors ? c.torqueLocal[2] : c.forceLocal[0];
+    else return 0;
+    if (cap > 0) out[0] = val;
+    return 1;
+  }
+  if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
+      ok == ObjectKind::JointGeneric) {
+    return JointSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
+  }
+  if (IsConstraint(ok)) {
+    return ConstraintSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
+  }
+  if (IsPositionConnector(ok)) {
+    ConnectorState c;
+    EvalPositionConnector(L, theta, s.q, s.v, r.target, c);
+    switch (ovt) {
+      case OVT::Distance:
+        if (cap > 0) out[0] = c.distance;
+        return 1;
+      case OVT::Displacement: return detail::PutVec(c.displacement, out, cap);
+      case OVT::Velocity: return detail::PutVec(c.velocity, out, cap);
+      case OVT::Force: return detail::PutVec(c.force, out, cap);
+      case OVT::ForceLocal:
+        if (cap > 0) out[0] = c.scalarForce;
+        return 1;
+      default: return 0;
+    }
+  }
+  return 0;
+}
+
+/// A SensorMarker's output.
+MBS_HD_NOINLINE int MarkerSensorOutput(const LayoutView& L, const Real* theta, const StateView& s,
+                                       const SensorRecord& r, OutputVariableType ovt, Real* out, int cap) {
+  using OVT = OutputVariableType;
+  const MarkerKind mk = static_cast<MarkerKind>(L.marker[r.target].kind);
+  if (mk == MarkerKind::NodeCoordinate) {
+    Real val, vel;
+    MarkerCoordinate(L, s.q, s.v, s.y, r.target, val, vel);
+    if (cap > 0) out[0] = ovt == OVT::Coordinates ? val : vel;
+    return 1;
+  }
+  Kinematics k;
+  MarkerKinematics(L, theta, s.q, s.v, r.target, k);
+  if (mk == MarkerKind::BodyMass) {  // at the centre of mass
+    const int obj = r.target;
+    Vec3 com;
+    BodyMassAndCenter(L, theta, obj, com);
+    BodyKinematics(L, theta, s.q, s.v, obj, com, k);
+  }
+  switch (ovt) {
+    case OVT::Position: return detail::PutVec(k.pos, out, cap);
+    case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
+    case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
+    case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
+    case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
+    default: return 0;
+  }
+}
+
+}  // namespace detail
+
 /// Evaluates sensor `sensor`; writes up to `cap` values to out and returns the number of
 /// values of the output (0 if the target cannot compute it).
 MBS_HD_NOINLINE int SensorOutput(const LayoutView& L, const Real* theta, const StateView& s, int sensor, Real* out,
-                               int cap) {
+                                 int cap) {
   using OVT = OutputVariableType;
   const SensorRecord r = GetSensorRecord(L, sensor);
   const OVT ovt = static_cast<OVT>(r.outputVariableType);
   switch (static_cast<SensorKind>(L.sensor[sensor].kind)) {
-    case SensorKind::Node: {
-      const NodeRecord nr = GetNodeRecord(L, r.target);
-      const NodeKind nk = static_cast<NodeKind>(L.node[r.target].kind);
-      const Real* ref = theta + L.node[r.target].theta;
-      if (nr.nODE1 > 0) {
-        if (ovt == OVT::Coordinates) return detail::PutRange(s.y + nr.ode1Begin, nr.nODE1, out, cap);
-        if (ovt == OVT::Coordinates_t) return detail::PutRange(s.yt + nr.ode1Begin, nr.nODE1, out, cap);
-        if (ovt == OVT::CoordinatesTotal) {
-          for (int i = 0; i < nr.nODE1 && i < cap; ++i) out[i] = ref[i] + s.y[nr.ode1Begin + i];
-          return nr.nODE1;
-        }
-        return 0;
-      }
-      if (ovt == OVT::Coordinates) return detail::PutRange(s.q + nr.ode2Begin, nr.nODE2, out, cap);
-      if (ovt == OVT::Coordinates_t) return detail::PutRange(s.v + nr.ode2Begin, nr.nODE2, out, cap);
-      if (ovt == OVT::Coordinates_tt) return detail::PutRange(s.a + nr.ode2Begin, nr.nODE2, out, cap);
-      if (ovt == OVT::CoordinatesTotal) {
-        for (int i = 0; i < nr.nODE2 && i < cap; ++i) out[i] = ref[i] + s.q[nr.ode2Begin + i];
-        return nr.nODE2;
-      }
-      Kinematics k;
-      NodeKinematics(L, theta, s.q, s.v, r.target, k);
-      switch (ovt) {
-        case OVT::Position: return detail::PutVec(k.pos, out, cap);
-        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
-        case OVT::Displacement:
-        case OVT::Acceleration: {
-          const Real* x = ovt == OVT::Displacement ? s.q : s.a;
-          Vec3 d = MakeVec3(0, 0, 0);
-          const int nTrans = nk == NodeKind::Point || RigidNodeRotationCount(nk) ? 3 : 2;
-          for (int i = 0; i < nTrans && nr.nODE2 > 0; ++i) d[i] = x[nr.ode2Begin + i];
-          return detail::PutVec(d, out, cap);
-        }
-        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
-        case OVT::Rotation:
-          // Rxyz: the rotation parameters (reference + current); EP: Tait-Bryan xyz angles of A
-          if (nk == NodeKind::RigidBodyRxyz)
-            return detail::PutVec(LoadVec3(ref + 3) + LoadVec3(s.q + nr.ode2Begin + 3), out, cap);
-          if (nk == NodeKind::RigidBodyEP) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
-          return detail::PutVec(MakeVec3(0, 0, ref[2] + s.q[nr.ode2Begin + 2]), out, cap);
-        case OVT::AngularVelocity: return detail::PutVec(detail::NodeAngularVelocity(L, theta, s, r.target, k), out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
-        case OVT::AngularAcceleration:
-          if (RigidNodeRotationCount(nk))
-            return detail::PutVec(detail::RigidNodeAngularAcceleration(L, theta, s, r.target), out, cap);
-          return detail::PutVec(MakeVec3(0, 0, s.a[nr.ode2Begin + 2]), out, cap);
-        default: return 0;
-      }
-    }
-    case SensorKind::Body: {
-      const Vec3 lp = LoadVec3(theta + L.sensor[sensor].theta);
-      const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
-      Kinematics k;
-      BodyKinematics(L, theta, s.q, s.v, r.target, lp, k);
-      switch (ovt) {
-        case OVT::Position: return detail::PutVec(k.pos, out, cap);
-        case OVT::Displacement:
-          return detail::PutVec(k.pos - detail::BodyReferencePosition(L, theta, r.target, lp), out, cap);
-        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
-        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
-        case OVT::Rotation: {
-          if (ok == ObjectKind::RigidBody) return detail::PutVec(RotationMatrix2RotXYZ(k.A), out, cap);
-          const ObjectRecord o = GetObjectRecord(L, r.target);
-          const Real angle = theta[L.node[o.extra[0]].theta + (ok == ObjectKind::RigidBody2D ? 2 : 0)] +
-                             s.q[o.ltgODE2[ok == ObjectKind::RigidBody2D ? 2 : 0]];
-          if (ok == ObjectKind::RotationalMass1D) {
-            if (cap > 0) out[0] = angle;
-            return 1;
-          }
-          return detail::PutVec(MakeVec3(0, 0, angle), out, cap);
-        }
-        case OVT::AngularVelocity:
-          if (ok == ObjectKind::RigidBody)
-            return detail::PutVec(
-                detail::NodeAngularVelocity(L, theta, s, GetObjectRecord(L, r.target).extra[0], k), out, cap);
-          return detail::PutVec(k.omega, out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
-        case OVT::Acceleration:
-        case OVT::AngularAcceleration: {
-          Vec3 acc, alpha;
-          detail::BodyAccelerations(L, theta, s, r.target, lp, acc, alpha);
-          return detail::PutVec(ovt == OVT::Acceleration ? acc : alpha, out, cap);
-        }
-        default: return 0;
-      }
-    }
-    case SensorKind::Object: {
-      const ObjectKind ok = static_cast<ObjectKind>(L.object[r.target].kind);
-      const ObjectRecord o = GetObjectRecord(L, r.target);
-      if (ok == ObjectKind::GenericODE2) {
-        const Real* x = ovt == OVT::Coordinates ? s.q : ovt == OVT::Coordinates_t ? s.v : s.a;
-        for (int i = 0; i < o.nLocalODE2 && i < cap; ++i) out[i] = x[o.ltgODE2[i]];
-        return o.nLocalODE2;
-      }
-      if (ok == ObjectKind::GenericODE1) {
-        const Real* x = ovt == OVT::Coordinates ? s.y : s.yt;
-        for (int i = 0; i < o.nLocalODE1 && i < cap; ++i) out[i] = x[o.ltgODE1[i]];
-        return o.nLocalODE1;
-      }
-      if (ok == ObjectKind::ConnectorCoordinateSpringDamper) {
-        const Real* p = theta + L.object[r.target].theta;
-        Real q0, v0, q1, v1;
-        MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
-        MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
-        Real val = 0;
-        if (ovt == OVT::Displacement) val = q1 - q0;
-        else if (ovt == OVT::Velocity) val = v1 - v0;
-        else if (ovt == OVT::Force) val = CoordinateSpringDamperForce(p, q1 - q0, v1 - v0);
-        else return 0;
-        if (cap > 0) out[0] = val;
-        return 1;
-      }
-      if (IsRigidConnector(ok)) {
-        RigidConnectorState c;
-        EvalRigidConnector(L, theta, s.q, s.v, r.target, c);
-        if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
-          switch (ovt) {
-            case OVT::DisplacementLocal: return detail::PutVec(c.dispLocal, out, cap);
-            case OVT::VelocityLocal: return detail::PutVec(c.velLocal, out, cap);
-            case OVT::Rotation: return detail::PutVec(c.rotLocal, out, cap);
-            case OVT::AngularVelocityLocal: return detail::PutVec(c.angVelLocal, out, cap);
-            case OVT::ForceLocal: return detail::PutVec(c.forceLocal, out, cap);
-            case OVT::TorqueLocal: return detail::PutVec(c.torqueLocal, out, cap);
-            default: return 0;
-          }
-        }
-        const bool tors = ok == ObjectKind::ConnectorTorsionalSpringDamper;
-        Real val;
-        if (ovt == (tors ? OVT::Rotation : OVT::DisplacementLocal)) val = c.scalar;
-        else if (ovt == (tors ? OVT::AngularVelocityLocal : OVT::VelocityLocal)) val = c.scalar_t;
-        else if (ovt == (tors ? OVT::TorqueLocal : OVT::ForceLocal)) val = tors ? c.torqueLocal[2] : c.forceLocal[0];
-        else return 0;
-        if (cap > 0) out[0] = val;
-        return 1;
-      }
-      if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
-          ok == ObjectKind::JointGeneric) {
-        Kinematics k0, k1;
-        MarkerKinematics(L, theta, s.q, s.v, o.extra[0], k0);
-        MarkerKinematics(L, theta, s.q, s.v, o.extra[1], k1);
-        const Real* lam = s.lambda ? s.lambda + o.aeBegin : nullptr;
-        auto lambdaAt = [&](int i) -> Real { return lam && i >= 0 ? lam[i] : 0; };
-        // multipliers of the translation rows (force) and rotation rows (torque), padded with 0
-        // for free directions; PrismaticX: [0, y, z] in J0 and the three rotation rows
-        const bool prismatic = ok == ObjectKind::JointPrismaticX;
-        const Vec3 force = prismatic ? MakeVec3(0, lambdaAt(0), lambdaAt(1))
-                                     : MakeVec3(lambdaAt(0), lambdaAt(1), lambdaAt(2));
-        const Vec3 torque = prismatic                          ? MakeVec3(lambdaAt(2), lambdaAt(3), lambdaAt(4))
-                            : ok == ObjectKind::JointRevoluteZ ? MakeVec3(lambdaAt(3), lambdaAt(4), 0)
-                            : ok == ObjectKind::JointGeneric   ? MakeVec3(lambdaAt(3), lambdaAt(4), lambdaAt(5))
-                                                               : MakeVec3(0, 0, 0);
-        switch (ovt) {
-          case OVT::Position: return detail::PutVec(k0.pos, out, cap);
-          case OVT::Velocity: return detail::PutVec(k0.vel, out, cap);
-          case OVT::Displacement: return detail::PutVec(k1.pos - k0.pos, out, cap);
-          case OVT::Force: return detail::PutVec(force, out, cap);
-          case OVT::Torque: return detail::PutVec(torque, out, cap);
-          case OVT::ConstraintEquation: {
-            ConstraintEval e;
-            ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
-            for (int i = 0; i < e.nAE && i < cap; ++i) out[i] = IsLambdaRow(e, i) ? lambdaAt(i) : e.C[i];
-            return e.nAE;
-          }
-          default: break;
-        }
-        if (ok == ObjectKind::JointSpherical) return 0;
-        const Real* p = theta + L.object[r.target].theta;  // rotationMarker0[9], rotationMarker1[9]
-        const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
-        const int* ca = ok == ObjectKind::JointGeneric ? o.extra + 3 : nullptr;
-        const bool globalForce = ok == ObjectKind::JointRevoluteZ || (ca && ca[0] && ca[1] && ca[2]);
-        Vec3 rot = RotationMatrix2RotXYZ(Transpose(A0all) * A1all);
-        for (int i = 0; i < 3; ++i)
-          if (rot[i] > 3.14159265358979323846) rot[i] -= 2 * 3.14159265358979323846;
-        switch (ovt) {
-          case OVT::DisplacementLocal: return detail::PutVec(MultT(A0all, k1.pos - k0.pos), out, cap);
-          case OVT::VelocityLocal: return detail::PutVec(MultT(A0all, k1.vel - k0.vel), out, cap);
-          case OVT::Rotation: return detail::PutVec(rot, out, cap);
-          case OVT::AngularVelocityLocal: return detail::PutVec(MultT(A0all, k1.omega - k0.omega), out, cap);
-          case OVT::ForceLocal: return detail::PutVec(globalForce ? MultT(A0all, force) : force, out, cap);
-          case OVT::TorqueLocal: return detail::PutVec(torque, out, cap);
-          default: return 0;
-        }
-      }
-      if (IsConstraint(ok)) {
-        if (ovt == OVT::Force) {  // the Lagrange multipliers (constraint forces)
-          const int n = ok == ObjectKind::JointRevolute2D ? 3 : o.nAE;
-          for (int i = 0; i < n && i < cap; ++i) out[i] = i < o.nAE && s.lambda ? s.lambda[o.aeBegin + i] : 0;
-          return n;
-        }
-        ConstraintEval e;
-        ConstraintLocal(L, theta, s.t, s.q, s.v, r.target, false, e);
-        if (ovt == OVT::ConstraintEquation) return detail::PutRange(e.C, e.nAE, out, cap);
-        if (ok == ObjectKind::ConnectorCoordinate && (ovt == OVT::Displacement || ovt == OVT::Velocity)) {
-          Real q0, v0, q1, v1;
-          MarkerCoordinate(L, s.q, s.v, s.y, o.extra[0], q0, v0);
-          MarkerCoordinate(L, s.q, s.v, s.y, o.extra[1], q1, v1);
-          if (cap > 0) out[0] = ovt == OVT::Displacement ? q1 - q0 : v1 - v0;
-          return 1;
-        }
-        if (ok == ObjectKind::ConnectorDistance && ovt == OVT::Distance) {
-          if (cap > 0) out[0] = e.C[0] + theta[L.object[r.target].theta];
-          return 1;
-        }
-        return 0;
-      }
-      if (IsPositionConnector(ok)) {
-        ConnectorState c;
-        EvalPositionConnector(L, theta, s.q, s.v, r.target, c);
-        switch (ovt) {
-          case OVT::Distance:
-            if (cap > 0) out[0] = c.distance;
-            return 1;
-          case OVT::Displacement: return detail::PutVec(c.displacement, out, cap);
-          case OVT::Velocity: return detail::PutVec(c.velocity, out, cap);
-          case OVT::Force: return detail::PutVec(c.force, out, cap);
-          case OVT::ForceLocal:
-            if (cap > 0) out[0] = c.scalarForce;
-            return 1;
-          default: return 0;
-        }
-      }
-      return 0;
-    }
-    case SensorKind::Marker: {
-      const MarkerKind mk = static_cast<MarkerKind>(L.marker[r.target].kind);
-      if (mk == MarkerKind::NodeCoordinate) {
-        Real val, vel;
-        MarkerCoordinate(L, s.q, s.v, s.y, r.target, val, vel);
-        if (cap > 0) out[0] = ovt == OVT::Coordinates ? val : vel;
-        return 1;
-      }
-      Kinematics k;
-      MarkerKinematics(L, theta, s.q, s.v, r.target, k);
-      if (mk == MarkerKind::BodyMass) {  // at the centre of mass
-        const int obj = r.target;
-        Vec3 com;
-        BodyMassAndCenter(L, theta, obj, com);
-        BodyKinematics(L, theta, s.q, s.v, obj, com, k);
-      }
-      switch (ovt) {
-        case OVT::Position: return detail::PutVec(k.pos, out, cap);
-        case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
-        case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
-        case OVT::AngularVelocity: return detail::PutVec(k.omega, out, cap);
-        case OVT::AngularVelocityLocal: return detail::PutVec(k.omegaLocal, out, cap);
-        default: return 0;
-      }
-    }
+    case SensorKind::Node: return detail::NodeSensorOutput(L, theta, s, r, ovt, out, cap);
+    case SensorKind::Body: return detail::BodySensorOutput(L, theta, s, sensor, r, ovt, out, cap);
+    case SensorKind::Object: return detail::ObjectSensorOutput(L, theta, s, r, ovt, out, cap);
+    case SensorKind::Marker: return detail::MarkerSensorOutput(L, theta, s, r, ovt, out, cap);
     case SensorKind::Load: {
       Real tmp[3];
       const int n = LoadValue(L, theta, s.q, s.v, r.target, s.t, tmp);
