@@ -1,5 +1,6 @@
 /// @file ObjectConnectorCartesianSpringDamper.h
-/// The item ObjectConnectorCartesianSpringDamper: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectConnectorCartesianSpringDamper: its fields (Exudyn's names, defaults and rules), its typed parameters, its
+/// force law and its outputs.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,11 +8,12 @@
 
 namespace mbsweep {
 
-/// Component-wise spring-damper in global x, y, z: f = diag(k)(dp - offset) + diag(d) dv.
+/// The Real fields of ObjectConnectorCartesianSpringDamper, in Fields() order (its theta slots).
 struct ObjectConnectorCartesianSpringDamperParams {
   Vector3D stiffness{}, damping{}, offset{};
 };
 
+/// Component-wise spring-damper in global x, y, z: f = diag(k)(dp - offset) + diag(d) dv.
 struct ObjectConnectorCartesianSpringDamper : ObjectConnectorCartesianSpringDamperParams {
   using Params = ObjectConnectorCartesianSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorCartesianSpringDamper";

@@ -1,5 +1,6 @@
 /// @file ObjectConnectorGravity.h
-/// The item ObjectConnectorGravity: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectConnectorGravity: its fields (Exudyn's names, defaults and rules), its typed parameters, its
+/// force law and its outputs.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,11 +8,12 @@
 
 namespace mbsweep {
 
-/// Newtonian gravitational attraction between two position markers.
+/// The Real fields of ObjectConnectorGravity, in Fields() order (its theta slots).
 struct ObjectConnectorGravityParams {
   Real gravitationalConstant = 6.67430e-11, mass0 = 0, mass1 = 0, minDistanceRegularization = 0;
 };
 
+/// Newtonian gravitational attraction between two position markers.
 struct ObjectConnectorGravity : ObjectConnectorGravityParams {
   using Params = ObjectConnectorGravityParams;
   static constexpr const char* typeName = "ObjectConnectorGravity";

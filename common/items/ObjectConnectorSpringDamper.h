@@ -1,5 +1,6 @@
 /// @file ObjectConnectorSpringDamper.h
-/// The item ObjectConnectorSpringDamper: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectConnectorSpringDamper: its fields (Exudyn's names, defaults and rules), its typed parameters, its
+/// force law and its outputs.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,12 +8,13 @@
 
 namespace mbsweep {
 
-/// Spring-damper between two position markers:
-/// f = k(L - L0) + d(L_t - velocityOffset) + force, along the unit vector.
+/// The Real fields of ObjectConnectorSpringDamper, in Fields() order (its theta slots).
 struct ObjectConnectorSpringDamperParams {
   Real referenceLength = 0, stiffness = 0, damping = 0, force = 0, velocityOffset = 0;
 };
 
+/// Spring-damper between two position markers:
+/// f = k(L - L0) + d(L_t - velocityOffset) + force, along the unit vector.
 struct ObjectConnectorSpringDamper : ObjectConnectorSpringDamperParams {
   using Params = ObjectConnectorSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorSpringDamper";
