@@ -254,6 +254,14 @@ MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, 
   return HasLocalRHSKind(k);
 }
 
+/// HasLocalRHS for a LocalObject entry of the force list, whose kind BuildForceList already
+/// checked with HasLocalRHSKind: only the planar rigid body's theta test remains (per step, no
+/// kind dispatch).
+MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, int obj) {
+  return static_cast<ObjectKind>(L.object[obj].kind) != ObjectKind::RigidBody2D ||
+         !PlanarCenterOfMassAtNode(theta + L.object[obj].theta);
+}
+
 // ------------------------------------------------------------------------------------------
 // Loads
 // ------------------------------------------------------------------------------------------
@@ -469,7 +477,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         break;
       }
       case ForceEntry::LocalObject: {
-        if (!HasLocalRHS(L, theta, i, static_cast<ObjectKind>(L.object[i].kind))) break;
+        if (!LocalEntryHasRHS(L, theta, i)) break;
         const ObjectRecord o = GetObjectRecord(L, i);
         ObjectLocalRHS(L, theta, q, v, i, loc);
         for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += loc[a];
@@ -557,9 +565,7 @@ MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) 
   const int* e = L.ints + L.variableForceList;
   for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts) {
     const int i = e[1];
-    if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject ||
-        HasLocalRHS(L, theta, i, static_cast<ObjectKind>(L.object[i].kind)))
-      return false;
+    if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject || LocalEntryHasRHS(L, theta, i)) return false;
   }
   return true;
 }
