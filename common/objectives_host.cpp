@@ -104,6 +104,143 @@ struct ObjectiveChecker {
   }
 };
 
+/// Checks an objective set's number of objectives (1..kMaxObjectives) and samplePeriod;
+/// returns the number of objectives.
+int CheckedObjectiveCount(const ObjectiveSetDescription& d) {
+  const int count = static_cast<int>(d.objectives.size());
+  if (count < 1 || count > kMaxObjectives)
+    throw ValidationError("objective set: " + std::to_string(count) + " objectives given; must be 1.." +
+                          std::to_string(kMaxObjectives) + " (kMaxObjectives)");
+  if (!SatisfiesRule(d.samplePeriod, Rule::UReal))
+    throw ValidationError("objective set: samplePeriod = " + FormatReal(d.samplePeriod) + " violates UReal (" +
+                          RuleCondition(Rule::UReal) + ")");
+  return count;
+}
+
+/// The kind of objective od, parsed from its kind name (an unknown name fails, listing the
+/// valid ones).
+ObjectiveKind CheckedObjectiveKind(const ObjectiveChecker& c, const ObjectiveDescription& od) {
+  try {
+    return ParseObjectiveKind(od.kind);
+  } catch (const ValidationError&) {
+    c.Fail("kind", "= '" + od.kind + "' is not an objective kind; valid: " + ObjectiveKindNames());
+  }
+}
+
+/// Checks that objective od's sensor exists (sizes: the output size of each sensor) and that
+/// its component is one of that sensor's output values and below kMaxSensorValues.
+void CheckSensorComponent(const ObjectiveChecker& c, const ObjectiveDescription& od, const std::vector<int>& sizes,
+                          const std::vector<std::string>& sensorNames) {
+  const int nSensors = static_cast<int>(sizes.size());
+  if (od.sensor < 0) c.Fail("sensor", "= " + std::to_string(od.sensor) + " violates UInt (must be an integer >= 0)");
+  if (od.sensor >= nSensors)
+    c.Fail("sensor", "= " + std::to_string(od.sensor) + " does not exist (the model has " + std::to_string(nSensors) +
+                         " sensor" + (nSensors == 1 ? "" : "s") + ")");
+  const size_t si = static_cast<size_t>(od.sensor);
+  const std::string sensorDesc =
+      "sensor " + (si < sensorNames.size() ? "'" + sensorNames[si] + "' (sensor " + std::to_string(od.sensor) + ")"
+                                           : std::to_string(od.sensor));
+  const int nv = sizes[si];
+  if (od.component < 0)
+    c.Fail("component", "= " + std::to_string(od.component) + " violates UInt (must be an integer >= 0)");
+  if (od.component >= nv)
+    c.Fail("component", "= " + std::to_string(od.component) + " is out of range for " + sensorDesc + ", which has " +
+                            std::to_string(nv) + " output value" + (nv == 1 ? "" : "s") +
+                            (nv > 0 ? " (must be in 0.." + std::to_string(nv - 1) + ")" : ""));
+  if (od.component >= kMaxSensorValues)
+    c.Fail("component", "= " + std::to_string(od.component) + " exceeds the largest component objectives support (" +
+                            std::to_string(kMaxSensorValues - 1) + ", kMaxSensorValues - 1)");
+}
+
+/// Checks where objective od's measured signal comes from: nowhere for a kind that uses none,
+/// else from exactly one of signalFile and signalTimes/signalValues.
+void CheckSignalSource(const ObjectiveChecker& c, const ObjectiveDescription& od, ObjectiveKind kind) {
+  const bool fromVectors = !od.signalTimes.empty() || !od.signalValues.empty();
+  const bool fromFile = !od.signalFile.empty();
+  if (!ObjectiveNeedsSignal(static_cast<int>(kind))) {
+    if (fromVectors || fromFile)
+      c.Fail(fromFile ? "signalFile" : "signalTimes/signalValues",
+             std::string("is given, but kind = ") + ObjectiveKindName(kind) +
+                 " does not use a measured signal (only ErrorExudyn and RMSError do)");
+    return;
+  }
+  if (fromVectors && fromFile)
+    c.Fail("signalFile", "= '" + od.signalFile + "' and signalTimes/signalValues are both given; give one of them");
+  if (!fromVectors && !fromFile)
+    c.Fail("signalTimes", std::string("is empty: kind = ") + ObjectiveKindName(kind) +
+                              " needs a measured signal (signalTimes/signalValues or signalFile)");
+}
+
+/// Objective od's measured signal, read from its signalFile (`lines`: the file line of each
+/// point) or taken from signalTimes/signalValues (non-empty and of equal length).
+MeasuredSignal ObjectiveSignal(const ObjectiveChecker& c, const ObjectiveDescription& od, std::vector<int>& lines) {
+  MeasuredSignal sig;
+  if (!od.signalFile.empty()) {
+    try {
+      sig = ReadCsv(od.signalFile, od.signalColumn, od.signalColumnName, lines);
+    } catch (const ValidationError& e) {
+      c.Fail("signalFile", std::string("(") + e.what() + ")");
+    }
+  } else {
+    sig.times = od.signalTimes;
+    sig.values = od.signalValues;
+    if (sig.times.empty())
+      c.Fail("signalTimes", "is empty (signalValues has " + std::to_string(sig.values.size()) + " values)");
+    if (sig.times.size() != sig.values.size())
+      c.Fail("signalValues", "has " + std::to_string(sig.values.size()) + " values, but signalTimes has " +
+                                 std::to_string(sig.times.size()) + " (must be equal)");
+  }
+  return sig;
+}
+
+/// Checks objective od's signal points: real times and values, times strictly increasing
+/// (a point named by its file line, `lines`, or by its signalTimes/signalValues index).
+void CheckSignalPoints(const ObjectiveChecker& c, const ObjectiveDescription& od, const MeasuredSignal& sig,
+                       const std::vector<int>& lines) {
+  const bool fromFile = !od.signalFile.empty();
+  auto point = [&](const char* what, size_t k) {
+    return fromFile ? std::string(what) + " in signal file '" + od.signalFile + "' line " + std::to_string(lines[k])
+                    : std::string(what[0] == 't' ? "signalTimes[" : "signalValues[") + std::to_string(k) + "]";
+  };
+  for (size_t k = 0; k < sig.times.size(); ++k) {
+    c.CheckReal(point("time", k), sig.times[k], Rule::Real);
+    c.CheckReal(point("value", k), sig.values[k], Rule::Real);
+    if (k > 0 && !(sig.times[k] > sig.times[k - 1]))
+      c.Fail(point("time", k), "= " + FormatReal(sig.times[k]) + " is not greater than " + point("time", k - 1) +
+                                   " = " + FormatReal(sig.times[k - 1]) + " (times must be strictly increasing)");
+  }
+}
+
+/// Compiles objective i, od, into out: its spec (with its measured signal, checked, appended
+/// to out.signalData) and its value name.
+void CompileObjective(const ObjectiveDescription& od, int i, const std::vector<int>& sizes,
+                      const std::vector<std::string>& sensorNames, CompiledObjectives& out) {
+  const std::string name = od.name.empty() ? "objective" + std::to_string(i) : od.name;
+  const ObjectiveChecker c{"objective '" + name + "' (objective " + std::to_string(i) + ")"};
+  const ObjectiveKind kind = CheckedObjectiveKind(c, od);
+  CheckSensorComponent(c, od, sizes, sensorNames);
+  c.CheckReal("weight", od.weight, Rule::Real);
+  ObjectiveSpec& s = out.set.objective[i];
+  s = MakeObjective(kind, od.sensor, od.component, od.weight);
+  if (kind == ObjectiveKind::ErrorExudyn) {
+    c.CheckReal("errorDivisor", od.errorDivisor, Rule::PReal);
+    c.CheckReal("errorMultiplier", od.errorMultiplier, Rule::Real);
+    s.errorDivisor = od.errorDivisor;
+    s.errorMultiplier = od.errorMultiplier;
+  }
+  CheckSignalSource(c, od, kind);
+  if (ObjectiveNeedsSignal(static_cast<int>(kind))) {
+    std::vector<int> lines;
+    const MeasuredSignal sig = ObjectiveSignal(c, od, lines);
+    CheckSignalPoints(c, od, sig, lines);
+    s.signalBegin = static_cast<int>(out.signalData.size());
+    s.signalLength = static_cast<int>(sig.times.size());
+    out.signalData.insert(out.signalData.end(), sig.times.begin(), sig.times.end());
+    out.signalData.insert(out.signalData.end(), sig.values.begin(), sig.values.end());
+  }
+  out.valueNames.push_back(name);
+}
+
 }  // namespace
 
 const char* ObjectiveKindName(ObjectiveKind k) {
@@ -150,106 +287,12 @@ CompiledObjectives BuildObjectives(const ObjectiveSetDescription& d, const Layou
 
 CompiledObjectives BuildObjectivesFromSizes(const ObjectiveSetDescription& d, const std::vector<int>& sizes,
                                             const std::vector<std::string>& sensorNames) {
-  const int count = static_cast<int>(d.objectives.size());
-  if (count < 1 || count > kMaxObjectives)
-    throw ValidationError("objective set: " + std::to_string(count) + " objectives given; must be 1.." +
-                          std::to_string(kMaxObjectives) + " (kMaxObjectives)");
-  if (!SatisfiesRule(d.samplePeriod, Rule::UReal))
-    throw ValidationError("objective set: samplePeriod = " + FormatReal(d.samplePeriod) + " violates UReal (" +
-                          RuleCondition(Rule::UReal) + ")");
+  const int count = CheckedObjectiveCount(d);
   CompiledObjectives out;
   out.set.count = count;
   out.set.weightedSum = d.weightedSum ? 1 : 0;
   out.set.samplePeriod = d.samplePeriod;
-  const int nSensors = static_cast<int>(sizes.size());
-  for (int i = 0; i < count; ++i) {
-    const ObjectiveDescription& od = d.objectives[static_cast<size_t>(i)];
-    const std::string name = od.name.empty() ? "objective" + std::to_string(i) : od.name;
-    const ObjectiveChecker c{"objective '" + name + "' (objective " + std::to_string(i) + ")"};
-    ObjectiveKind kind = ObjectiveKind::FinalValue;
-    try {
-      kind = ParseObjectiveKind(od.kind);
-    } catch (const ValidationError&) {
-      c.Fail("kind", "= '" + od.kind + "' is not an objective kind; valid: " + ObjectiveKindNames());
-    }
-    // sensor and component
-    if (od.sensor < 0) c.Fail("sensor", "= " + std::to_string(od.sensor) + " violates UInt (must be an integer >= 0)");
-    if (od.sensor >= nSensors)
-      c.Fail("sensor", "= " + std::to_string(od.sensor) + " does not exist (the model has " + std::to_string(nSensors) +
-                           " sensor" + (nSensors == 1 ? "" : "s") + ")");
-    const size_t si = static_cast<size_t>(od.sensor);
-    const std::string sensorDesc = "sensor " +
-                                   (si < sensorNames.size() ? "'" + sensorNames[si] + "' (sensor " +
-                                                                  std::to_string(od.sensor) + ")"
-                                                            : std::to_string(od.sensor));
-    const int nv = sizes[si];
-    if (od.component < 0)
-      c.Fail("component", "= " + std::to_string(od.component) + " violates UInt (must be an integer >= 0)");
-    if (od.component >= nv)
-      c.Fail("component", "= " + std::to_string(od.component) + " is out of range for " + sensorDesc + ", which has " +
-                              std::to_string(nv) + " output value" + (nv == 1 ? "" : "s") +
-                              (nv > 0 ? " (must be in 0.." + std::to_string(nv - 1) + ")" : ""));
-    if (od.component >= kMaxSensorValues)
-      c.Fail("component", "= " + std::to_string(od.component) + " exceeds the largest component objectives support (" +
-                              std::to_string(kMaxSensorValues - 1) + ", kMaxSensorValues - 1)");
-    c.CheckReal("weight", od.weight, Rule::Real);
-    ObjectiveSpec& s = out.set.objective[i];
-    s = MakeObjective(kind, od.sensor, od.component, od.weight);
-    if (kind == ObjectiveKind::ErrorExudyn) {
-      c.CheckReal("errorDivisor", od.errorDivisor, Rule::PReal);
-      c.CheckReal("errorMultiplier", od.errorMultiplier, Rule::Real);
-      s.errorDivisor = od.errorDivisor;
-      s.errorMultiplier = od.errorMultiplier;
-    }
-    // measured signal
-    const bool fromVectors = !od.signalTimes.empty() || !od.signalValues.empty();
-    const bool fromFile = !od.signalFile.empty();
-    if (!ObjectiveNeedsSignal(static_cast<int>(kind))) {
-      if (fromVectors || fromFile)
-        c.Fail(fromFile ? "signalFile" : "signalTimes/signalValues",
-               std::string("is given, but kind = ") + ObjectiveKindName(kind) +
-                   " does not use a measured signal (only ErrorExudyn and RMSError do)");
-      out.valueNames.push_back(name);
-      continue;
-    }
-    if (fromVectors && fromFile)
-      c.Fail("signalFile", "= '" + od.signalFile + "' and signalTimes/signalValues are both given; give one of them");
-    if (!fromVectors && !fromFile)
-      c.Fail("signalTimes", std::string("is empty: kind = ") + ObjectiveKindName(kind) +
-                                " needs a measured signal (signalTimes/signalValues or signalFile)");
-    MeasuredSignal sig;
-    std::vector<int> lines;
-    if (fromFile) {
-      try {
-        sig = ReadCsv(od.signalFile, od.signalColumn, od.signalColumnName, lines);
-      } catch (const ValidationError& e) {
-        c.Fail("signalFile", std::string("(") + e.what() + ")");
-      }
-    } else {
-      sig.times = od.signalTimes;
-      sig.values = od.signalValues;
-      if (sig.times.empty()) c.Fail("signalTimes", "is empty (signalValues has " + std::to_string(sig.values.size()) + " values)");
-      if (sig.times.size() != sig.values.size())
-        c.Fail("signalValues", "has " + std::to_string(sig.values.size()) + " values, but signalTimes has " +
-                                   std::to_string(sig.times.size()) + " (must be equal)");
-    }
-    auto point = [&](const char* what, size_t k) {
-      return fromFile ? std::string(what) + " in signal file '" + od.signalFile + "' line " + std::to_string(lines[k])
-                      : std::string(what[0] == 't' ? "signalTimes[" : "signalValues[") + std::to_string(k) + "]";
-    };
-    for (size_t k = 0; k < sig.times.size(); ++k) {
-      c.CheckReal(point("time", k), sig.times[k], Rule::Real);
-      c.CheckReal(point("value", k), sig.values[k], Rule::Real);
-      if (k > 0 && !(sig.times[k] > sig.times[k - 1]))
-        c.Fail(point("time", k), "= " + FormatReal(sig.times[k]) + " is not greater than " + point("time", k - 1) +
-                                     " = " + FormatReal(sig.times[k - 1]) + " (times must be strictly increasing)");
-    }
-    s.signalBegin = static_cast<int>(out.signalData.size());
-    s.signalLength = static_cast<int>(sig.times.size());
-    out.signalData.insert(out.signalData.end(), sig.times.begin(), sig.times.end());
-    out.signalData.insert(out.signalData.end(), sig.values.begin(), sig.values.end());
-    out.valueNames.push_back(name);
-  }
+  for (int i = 0; i < count; ++i) CompileObjective(d.objectives[static_cast<size_t>(i)], i, sizes, sensorNames, out);
   if (d.weightedSum) out.valueNames.push_back("weightedSum");
   return out;
 }
