@@ -96,14 +96,23 @@ Model BuildPendulum2D() {
   return m;
 }
 
-Model BuildSliderCrank(Real s1, Real s2) {
-  const Real L1 = 0.1, L2 = 0.3, m1 = 0.4, m2 = 0.2, m3 = 0.1, k = 5000, d = 0.01 * k;
-  Model m;
+namespace {
+
+/// The slider-crank's floating frame: its node, its body and the position marker of its node.
+struct SliderCrankFrame {
+  NodeIndex node;
+  ObjectIndex body;
+  MarkerIndex position;
+};
+
+/// Adds the slider-crank's floating frame (m = 2, J = 1): a planar rigid body on three
+/// coordinate spring-dampers (stiffness k, damping d) to a ground node, its rotation also
+/// constrained.
+SliderCrankFrame AddSpringMountedFrame(Model& m, Real k, Real d) {
   NodePointGround ng;
   MarkerNodeCoordinate cg;
   cg.nodeNumber = m.AddNode(ng);
   const MarkerIndex mGround = m.AddMarker(cg);
-  // floating frame on three coordinate springs; its rotation is also constrained
   NodeRigidBody2D nf;
   nf.name = "frameNode";
   const NodeIndex nFrame = m.AddNode(nf);
@@ -132,65 +141,99 @@ Model BuildSliderCrank(Real s1, Real s2) {
   ObjectConnectorCoordinate cc;
   cc.markerNumbers = {mGround, mc[2]};
   m.AddObject(cc);
-  // crank, connecting rod (nodes at the centres of mass, shifted by s1, s2) and slider
-  auto link = [&](const std::string& name, Real x, Real mass, Real J) {
-    NodeRigidBody2D n;
-    n.name = name + "Node";
-    n.referenceCoordinates = {x, 0, 0};
-    ObjectRigidBody2D b;
-    b.name = name;
-    b.physicsMass = mass;
-    b.physicsInertia = J;
-    b.nodeNumber = m.AddNode(n);
-    return std::make_pair(b.nodeNumber, m.AddObject(b));
-  };
-  const auto crank = link("crank", s1, m1, m1 / 12 * L1 * L1);
-  const auto rod = link("rod", L1 + s2, m2, m2 / 12 * L2 * L2);
-  const auto slider = link("slider", L1 + L2, m3, 0.001 * m3);
-  auto bodyMarker = [&](const std::string& name, ObjectIndex body, Real x, bool rigid) {
-    if (rigid) {
-      MarkerBodyRigid mk;
-      mk.name = name;
-      mk.bodyNumber = body;
-      mk.localPosition = {x, 0, 0};
-      return m.AddMarker(mk);
-    }
-    MarkerBodyPosition mk;
+  return SliderCrankFrame{nFrame, oFrame, mFrame};
+}
+
+/// A planar link: its node and its body.
+struct PlanarLink {
+  NodeIndex node;
+  ObjectIndex body;
+};
+
+/// Adds the planar rigid body `name` (mass, inertia J) with its node `name`Node at (x, 0).
+PlanarLink AddPlanarLink(Model& m, const std::string& name, Real x, Real mass, Real J) {
+  NodeRigidBody2D n;
+  n.name = name + "Node";
+  n.referenceCoordinates = {x, 0, 0};
+  ObjectRigidBody2D b;
+  b.name = name;
+  b.physicsMass = mass;
+  b.physicsInertia = J;
+  b.nodeNumber = m.AddNode(n);
+  return PlanarLink{b.nodeNumber, m.AddObject(b)};
+}
+
+/// Adds the marker `name` at local position (x, 0) of body: a rigid-body marker (position
+/// and orientation) if rigid, else a position marker.
+MarkerIndex AddBodyMarker(Model& m, const std::string& name, ObjectIndex body, Real x, bool rigid) {
+  if (rigid) {
+    MarkerBodyRigid mk;
     mk.name = name;
     mk.bodyNumber = body;
     mk.localPosition = {x, 0, 0};
     return m.AddMarker(mk);
-  };
-  const MarkerIndex c0 = bodyMarker("crankLeft", crank.second, -s1, true);
-  const MarkerIndex c1 = bodyMarker("crankRight", crank.second, L1 - s1, false);
-  const MarkerIndex r0 = bodyMarker("rodLeft", rod.second, -s2, false);
-  const MarkerIndex r1 = bodyMarker("rodRight", rod.second, L2 - s2, false);
-  const MarkerIndex sm = bodyMarker("sliderPoint", slider.second, 0, false);
-  auto revolute = [&](MarkerIndex a, MarkerIndex b) {
-    ObjectJointRevolute2D j;
-    j.markerNumbers = {a, b};
-    m.AddObject(j);
-  };
-  revolute(mFrame, c0);
-  revolute(c1, r0);
-  revolute(r1, sm);
-  ObjectJointPrismatic2D pj;
-  pj.markerNumbers = {bodyMarker("frameRail", oFrame, L1 + L2, true), bodyMarker("sliderRail", slider.second, 0, true)};
-  m.AddObject(pj);
+  }
+  MarkerBodyPosition mk;
+  mk.name = name;
+  mk.bodyNumber = body;
+  mk.localPosition = {x, 0, 0};
+  return m.AddMarker(mk);
+}
+
+/// Adds a planar revolute joint between markers a and b.
+void AddRevoluteJoint2D(Model& m, MarkerIndex a, MarkerIndex b) {
+  ObjectJointRevolute2D j;
+  j.markerNumbers = {a, b};
+  m.AddObject(j);
+}
+
+/// Adds the load crankTorque: 0.1 on the rotation coordinate of the crank's node.
+void AddCrankTorque(Model& m, NodeIndex crankNode) {
   MarkerNodeCoordinate ct;
-  ct.nodeNumber = crank.first;
+  ct.nodeNumber = crankNode;
   ct.coordinate = 2;
   LoadCoordinate torque;
   torque.name = "crankTorque";
   torque.markerNumber = m.AddMarker(ct);
   torque.load = 0.1;
   m.AddLoad(torque);
+}
+
+/// Adds the sensor framePosition: the position of the frame's node (not written to a file).
+void AddFramePositionSensor(Model& m, NodeIndex frameNode) {
   SensorNode s;
   s.name = "framePosition";
-  s.nodeNumber = nFrame;
+  s.nodeNumber = frameNode;
   s.outputVariableType = OutputVariableType::Position;
   s.writeToFile = false;
   m.AddSensor(s);
+}
+
+}  // namespace
+
+Model BuildSliderCrank(Real s1, Real s2) {
+  const Real L1 = 0.1, L2 = 0.3, m1 = 0.4, m2 = 0.2, m3 = 0.1, k = 5000, d = 0.01 * k;
+  Model m;
+  // floating frame on three coordinate springs; its rotation is also constrained
+  const SliderCrankFrame frame = AddSpringMountedFrame(m, k, d);
+  // crank, connecting rod (nodes at the centres of mass, shifted by s1, s2) and slider
+  const PlanarLink crank = AddPlanarLink(m, "crank", s1, m1, m1 / 12 * L1 * L1);
+  const PlanarLink rod = AddPlanarLink(m, "rod", L1 + s2, m2, m2 / 12 * L2 * L2);
+  const PlanarLink slider = AddPlanarLink(m, "slider", L1 + L2, m3, 0.001 * m3);
+  const MarkerIndex c0 = AddBodyMarker(m, "crankLeft", crank.body, -s1, true);
+  const MarkerIndex c1 = AddBodyMarker(m, "crankRight", crank.body, L1 - s1, false);
+  const MarkerIndex r0 = AddBodyMarker(m, "rodLeft", rod.body, -s2, false);
+  const MarkerIndex r1 = AddBodyMarker(m, "rodRight", rod.body, L2 - s2, false);
+  const MarkerIndex sm = AddBodyMarker(m, "sliderPoint", slider.body, 0, false);
+  AddRevoluteJoint2D(m, frame.position, c0);
+  AddRevoluteJoint2D(m, c1, r0);
+  AddRevoluteJoint2D(m, r1, sm);
+  ObjectJointPrismatic2D pj;
+  pj.markerNumbers = {AddBodyMarker(m, "frameRail", frame.body, L1 + L2, true),
+                      AddBodyMarker(m, "sliderRail", slider.body, 0, true)};
+  m.AddObject(pj);
+  AddCrankTorque(m, crank.node);
+  AddFramePositionSensor(m, frame.node);
   return m;
 }
 
