@@ -54,18 +54,12 @@ template <class Scalar>
 MBS_HD_INLINE Scalar TeamAbs(Scalar v) {
   return v < 0 ? -v : v;  // as LUFactorize writes it (keeps -0, which compares equal to +0)
 }
-}  // namespace detail
 
-/// FactorizeDense on the row-major n x n matrix `a` by a team: inverted in place if diagonal
-/// (`diagonal` set on every lane), LU-factorized with partial pivoting otherwise, interchange
-/// k <-> piv[k] recorded. Returns false (on every lane) for a singular or non-finite matrix;
-/// then `a` and `piv` hold what FactorizeDense leaves there. `a` and `piv` are shared by the
-/// team; the call ends with a Sync.
-template <class Team, class Scalar>
-MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& diagonal) {
+/// Shape of the row-major n x n matrix `a` for the diagonal shortcut (InvertIfDiagonal), on
+/// every lane: 2 if it has a non-zero off-diagonal entry, else 1 if it has a zero or
+/// non-finite diagonal entry, else 0 (per lane the worst of its elements; the largest wins).
+template <class Team, class Scalar> MBS_HD_FORCEINLINE Scalar TeamDiagonalShape(Team& team, const Scalar* a, int n) {
   const int T = team.Size();
-  // Diagonal shortcut (InvertIfDiagonal): per lane 2 if it sees a non-zero off-diagonal
-  // entry, else 1 if it sees a zero or non-finite diagonal entry, else 0; the largest wins.
   const TeamCandidate<Scalar> shape = team.ArgMax([&](int lane) {
     int worst = 0;
     for (int e = lane; e < n * n; e += T) {
@@ -79,9 +73,82 @@ MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& dia
     }
     return TeamCandidate<Scalar>{Scalar(worst), lane};
   });
-  diagonal = shape.value < 2;
+  return shape.value;
+}
+
+/// Pivot of column k, on every lane: the row LUFactorize picks (the first of the largest
+/// |a[i][k]|, i >= k) and its |a[i][k]|, or row k if |a[k][k]| is NaN.
+template <class Team, class Scalar>
+MBS_HD_FORCEINLINE TeamCandidate<Scalar> TeamPivot(Team& team, const Scalar* a, int n, int k) {
+  const int T = team.Size();
+  // Each lane scans its rows k + lane, k + lane + T, ... with LUFactorize's strict
+  // `v > best` (the first of equal values, NaN skipped); the team takes the largest, the
+  // lowest row on ties: the row LUFactorize's scan from k downwards picks.
+  TeamCandidate<Scalar> best = team.ArgMax([&](int lane) {
+    TeamCandidate<Scalar> c{Scalar(0), -1};
+    for (int i = k + lane; i < n; i += T) {
+      const Scalar v = TeamAbs(a[i * n + k]);
+      if (c.index < 0 ? v == v : v > c.value) c = TeamCandidate<Scalar>{v, i};
+    }
+    return c;
+  });
+  // LUFactorize starts its scan at |a[k][k]|: a NaN there stays the "best" and fails below.
+  const Scalar diagonalValue = TeamAbs(a[k * n + k]);
+  if (!(diagonalValue == diagonalValue)) best = TeamCandidate<Scalar>{diagonalValue, k};
+  return best;
+}
+
+/// Interchanges rows k and p of `a`, columns split over the lanes; starts and ends with a
+/// Sync.
+template <class Team, class Scalar> MBS_HD_FORCEINLINE void TeamSwapRows(Team& team, Scalar* a, int n, int k, int p) {
+  const int T = team.Size();
+  team.Sync();  // every lane has read a[k][k] (TeamPivot) before row k changes
+  team.ForEachLane([&](int lane) {
+    for (int j = lane; j < n; j += T) {
+      const Scalar t = a[k * n + j];
+      a[k * n + j] = a[p * n + j];
+      a[p * n + j] = t;
+    }
+  });
+  team.Sync();
+}
+
+/// Elimination below the pivot a[k][k]: the multipliers of column k, then the update of the
+/// trailing rows and columns k+1..; ends with a Sync.
+template <class Team, class Scalar> MBS_HD_FORCEINLINE void TeamEliminateBelow(Team& team, Scalar* a, int n, int k) {
+  const int T = team.Size();
+  // multipliers: column k below the diagonal, rows split over the lanes
+  const Scalar inv = Scalar(1) / a[k * n + k];
+  team.ForEachLane([&](int lane) {
+    for (int i = k + 1 + lane; i < n; i += T) a[i * n + k] = a[i * n + k] * inv;
+  });
+  team.Sync();
+  // trailing update: columns k+1.. split over the lanes (each lane walks its columns down
+  // the rows: consecutive lanes touch consecutive elements of a row)
+  team.ForEachLane([&](int lane) {
+    for (int i = k + 1; i < n; ++i) {
+      const Scalar l = a[i * n + k];
+      if (l != 0)
+        for (int j = k + 1 + lane; j < n; j += T) a[i * n + j] -= l * a[k * n + j];
+    }
+  });
+  team.Sync();
+}
+}  // namespace detail
+
+/// FactorizeDense on the row-major n x n matrix `a` by a team: inverted in place if diagonal
+/// (`diagonal` set on every lane), LU-factorized with partial pivoting otherwise, interchange
+/// k <-> piv[k] recorded. Returns false (on every lane) for a singular or non-finite matrix;
+/// then `a` and `piv` hold what FactorizeDense leaves there. `a` and `piv` are shared by the
+/// team; the call ends with a Sync.
+template <class Team, class Scalar>
+MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& diagonal) {
+  const int T = team.Size();
+  // diagonal shortcut (InvertIfDiagonal)
+  const Scalar shape = detail::TeamDiagonalShape(team, a, n);
+  diagonal = shape < 2;
   if (diagonal) {
-    if (shape.value > 0) {
+    if (shape > 0) {
       team.Sync();
       return false;  // zero or non-finite diagonal entry: a unchanged
     }
@@ -93,20 +160,7 @@ MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& dia
   }
 
   for (int k = 0; k < n; ++k) {
-    // Pivot: each lane scans its rows k + lane, k + lane + T, ... with LUFactorize's strict
-    // `v > best` (the first of equal values, NaN skipped); the team takes the largest, the
-    // lowest row on ties: the row LUFactorize's scan from k downwards picks.
-    TeamCandidate<Scalar> best = team.ArgMax([&](int lane) {
-      TeamCandidate<Scalar> c{Scalar(0), -1};
-      for (int i = k + lane; i < n; i += T) {
-        const Scalar v = detail::TeamAbs(a[i * n + k]);
-        if (c.index < 0 ? v == v : v > c.value) c = TeamCandidate<Scalar>{v, i};
-      }
-      return c;
-    });
-    // LUFactorize starts its scan at |a[k][k]|: a NaN there stays the "best" and fails below.
-    const Scalar diagonalValue = detail::TeamAbs(a[k * n + k]);
-    if (!(diagonalValue == diagonalValue)) best = TeamCandidate<Scalar>{diagonalValue, k};
+    const TeamCandidate<Scalar> best = detail::TeamPivot(team, a, n, k);
     const int p = best.index;
     team.ForEachLane([&](int lane) {
       if (lane == 0) piv[k] = p;
@@ -115,33 +169,8 @@ MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& dia
       team.Sync();
       return false;
     }
-    if (p != k) {
-      team.Sync();  // every lane has read a[k][k] above before row k changes
-      team.ForEachLane([&](int lane) {
-        for (int j = lane; j < n; j += T) {
-          const Scalar t = a[k * n + j];
-          a[k * n + j] = a[p * n + j];
-          a[p * n + j] = t;
-        }
-      });
-      team.Sync();
-    }
-    // multipliers: column k below the diagonal, rows split over the lanes
-    const Scalar inv = Scalar(1) / a[k * n + k];
-    team.ForEachLane([&](int lane) {
-      for (int i = k + 1 + lane; i < n; i += T) a[i * n + k] = a[i * n + k] * inv;
-    });
-    team.Sync();
-    // trailing update: columns k+1.. split over the lanes (each lane walks its columns down
-    // the rows: consecutive lanes touch consecutive elements of a row)
-    team.ForEachLane([&](int lane) {
-      for (int i = k + 1; i < n; ++i) {
-        const Scalar l = a[i * n + k];
-        if (l != 0)
-          for (int j = k + 1 + lane; j < n; j += T) a[i * n + j] -= l * a[k * n + j];
-      }
-    });
-    team.Sync();
+    if (p != k) detail::TeamSwapRows(team, a, n, k, p);
+    detail::TeamEliminateBelow(team, a, n, k);
   }
   return true;
 }
