@@ -56,6 +56,7 @@ struct ExplicitTableau {
 
 /// The tableau of an explicit Runge-Kutta type (stages = 0 for any other type). A constexpr
 /// function so that host and device see the same compile-time constants.
+// NOLINTNEXTLINE(readability-function-size): a data table, the published coefficients of each method
 MBS_HD constexpr ExplicitTableau ExplicitTableauOf(DynamicSolverType type) {
   ExplicitTableau t;
   switch (type) {
@@ -97,24 +98,24 @@ MBS_HD constexpr ExplicitTableau ExplicitTableauOf(DynamicSolverType type) {
       // 17-digit literals, checked by tests/common/test_explicit_rk.cpp), so that device
       // code (which may contract a*b+c into an FMA) uses the very same numbers.
       t.stages = 7;
-      t.a[1][0] = 0.27639320225002101;     // (5 - s5) / 10
-      t.a[2][0] = -0.22360679774997899;    // -s5 / 10
-      t.a[2][1] = 0.94721359549995798;     // (5 + 2 s5) / 10
-      t.a[3][0] = 0.032623792124926429;    // (-15 + 7 s5) / 20
-      t.a[3][1] = 0.30901699437494745;     // (-1 + s5) / 4
-      t.a[3][2] = -0.065247584249852858;   // (15 - 7 s5) / 10
-      t.a[4][0] = 0.046065533708336839;    // (5 - s5) / 60
+      t.a[1][0] = 0.27639320225002101;    // (5 - s5) / 10
+      t.a[2][0] = -0.22360679774997899;   // -s5 / 10
+      t.a[2][1] = 0.94721359549995798;    // (5 + 2 s5) / 10
+      t.a[3][0] = 0.032623792124926429;   // (-15 + 7 s5) / 20
+      t.a[3][1] = 0.30901699437494745;    // (-1 + s5) / 4
+      t.a[3][2] = -0.065247584249852858;  // (15 - 7 s5) / 10
+      t.a[4][0] = 0.046065533708336839;   // (5 - s5) / 60
       t.a[4][2] = 1. / 6.;
-      t.a[4][3] = 0.51087459737497543;     // (15 + 7 s5) / 60
-      t.a[5][0] = 0.12060113295832983;     // (5 + s5) / 60
-      t.a[5][2] = -0.18169499062491243;    // (9 - 5 s5) / 12
+      t.a[4][3] = 0.51087459737497543;   // (15 + 7 s5) / 60
+      t.a[5][0] = 0.12060113295832983;   // (5 + s5) / 60
+      t.a[5][2] = -0.18169499062491243;  // (9 - 5 s5) / 12
       t.a[5][3] = 1. / 6.;
-      t.a[5][4] = 0.17082039324993695;     // (-5 + 3 s5) / 10
+      t.a[5][4] = 0.17082039324993695;  // (-5 + 3 s5) / 10
       t.a[6][0] = 1. / 6.;
-      t.a[6][2] = 0.075141619791228464;    // (-55 + 25 s5) / 12
-      t.a[6][3] = -3.3877063202082112;     // (-25 - 7 s5) / 12
-      t.a[6][4] = 0.52786404500042039;     // 5 - 2 s5
-      t.a[6][5] = 3.6180339887498949;      // (5 + s5) / 2
+      t.a[6][2] = 0.075141619791228464;  // (-55 + 25 s5) / 12
+      t.a[6][3] = -3.3877063202082112;   // (-25 - 7 s5) / 12
+      t.a[6][4] = 0.52786404500042039;   // 5 - 2 s5
+      t.a[6][5] = 3.6180339887498949;    // (5 + s5) / 2
       t.b[0] = 1. / 12.;
       t.b[4] = 5. / 12.;
       t.b[5] = 5. / 12.;
@@ -201,35 +202,35 @@ MBS_HD_INLINE bool IsExplicitSolverType(DynamicSolverType type) {
 struct ExplicitParameters {
   DynamicSolverType solverType = DynamicSolverType::DOPRI5;
   Real startTime = 0, endTime = 1;
-  int numberOfSteps = 100;            ///< maximum step size (endTime - startTime) / numberOfSteps
-  bool automaticStepSize = true;      ///< ODE23/DOPRI5: error control (else fixed steps)
-  Real absoluteTolerance = 1e-8;      ///< error control
-  Real relativeTolerance = 1e-8;      ///< error control
-  Real initialStepSize = 0;           ///< 0: the maximum step size
+  int numberOfSteps = 100;        ///< maximum step size (endTime - startTime) / numberOfSteps
+  bool automaticStepSize = true;  ///< ODE23/DOPRI5: error control (else fixed steps)
+  Real absoluteTolerance = 1e-8;  ///< error control
+  Real relativeTolerance = 1e-8;  ///< error control
+  Real initialStepSize = 0;       ///< 0: the maximum step size
   Real minimumStepSize = 1e-8;
   Real stepSizeMaxIncrease = 2;
   Real stepSizeSafety = 0.9;
   bool reuseConstantMassMatrix = true;
   bool computeEndOfStepAccelerations = true;  ///< else a and yt stay 0 for the observer
-  bool eliminateConstraints = true;   ///< explicitIntegration.eliminateConstraints (see the file comment)
-  Real maximumSolutionNorm = 1e38;    ///< a squared norm of q or v beyond: diverged (mbsweep's addition)
-  int maxStepAttempts = 2147483647;   ///< accepted + rejected steps before budget_exceeded
+  bool eliminateConstraints = true;           ///< explicitIntegration.eliminateConstraints (see the file comment)
+  Real maximumSolutionNorm = 1e38;            ///< a squared norm of q or v beyond: diverged (mbsweep's addition)
+  int maxStepAttempts = 2147483647;           ///< accepted + rejected steps before budget_exceeded
 };
 
 /// Workspace of one system: pointers to caller-owned arrays (N = 2 nODE2 + nODE1). Which
 /// arrays a type needs: see MakeExplicitWork. Y and Yn are exchanged (pointer swap) on
 /// every accepted Runge-Kutta step: read the final state through w.Y after Run().
 struct ExplicitWork {
-  Real* Y;                        ///< [N] state [q; q_t; y]: initial on entry, final on return
-  Real* Yn;                       ///< [N] new state (Runge-Kutta)
-  Real* Ytmp;                     ///< [N] stage argument (Runge-Kutta)
-  Real* Yemb;                     ///< [N] embedded solution (ODE23, DOPRI5)
-  Real* K[kMaxExplicitStages];    ///< [N] each: stage derivatives (the first `stages`)
-  Real* a;                        ///< [nODE2] accelerations reported to the observer
-  Real* yt;                       ///< [nODE1] ODE1 derivatives reported to the observer
-  Real* f;                        ///< [nODE2] force vector scratch
-  Real* aVV;                      ///< [nODE2] velocity Verlet accelerations
-  Real* f1;                       ///< [nODE1] velocity Verlet ODE1 right-hand side
+  Real* Y;                      ///< [N] state [q; q_t; y]: initial on entry, final on return
+  Real* Yn;                     ///< [N] new state (Runge-Kutta)
+  Real* Ytmp;                   ///< [N] stage argument (Runge-Kutta)
+  Real* Yemb;                   ///< [N] embedded solution (ODE23, DOPRI5)
+  Real* K[kMaxExplicitStages];  ///< [N] each: stage derivatives (the first `stages`)
+  Real* a;                      ///< [nODE2] accelerations reported to the observer
+  Real* yt;                     ///< [nODE1] ODE1 derivatives reported to the observer
+  Real* f;                      ///< [nODE2] force vector scratch
+  Real* aVV;                    ///< [nODE2] velocity Verlet accelerations
+  Real* f1;                     ///< [nODE1] velocity Verlet ODE1 right-hand side
 };
 
 /// Number of Reals MakeExplicitWork takes from its buffer.
@@ -290,8 +291,7 @@ MBS_HD_INLINE bool IsFiniteReal(Real x) { return fabs(x) <= DBL_MAX; }  // false
 /// the last accepted state, or the new state if the failure came after accepting it;
 /// velocity Verlet with a mass matrix that becomes singular within a step: that step's
 /// partial update), and w.a / w.yt the accelerations last computed for the observer.
-template <class LA, class Observer>
-class ExplicitIntegrator {
+template <class LA, class Observer> class ExplicitIntegrator {
  public:
   MBS_HD ExplicitIntegrator(const LayoutView& L, const Real* theta, const ExplicitParameters& P, ExplicitWork& w,
                             LA& la, Observer& obs)

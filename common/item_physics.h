@@ -1,19 +1,38 @@
 /// @file item_physics.h
 /// What an item file declares beyond its fields, and the types its host/device physics
-/// functions take. Every object names its category; the core (system.h, outputs.h, model.cpp)
-/// dispatches on it through the generated item list, so an item's force law and outputs live
-/// in its own file. A position connector (category PositionConnector) declares:
-///   struct Params { ... };   its Real fields, in Fields() order (the item derives from it, so
-///                            the fields are read by name on the host and on the device)
+/// functions ("hooks") take. Every object names its category; the core (system.h,
+/// constraints.h, kinematics.h, outputs.h, model.cpp) dispatches on it through the generated
+/// item list (item_dispatch.h), so an item's physics lives in its own file. An item with
+/// fixed-size Real fields declares them as `struct Params` (the item derives from it; its hooks
+/// read them by name, on the host and on the device); an item without (time functions) takes
+/// its theta slots as `const Real*`. The hooks, by category:
+///
+/// PositionConnector (force law between two position markers):
 ///   static constexpr OutputVariableType outputs[] = {...};   what a SensorObject may ask for
-///   MBS_HD static void Evaluate(const Params& p, PositionConnectorState& s, bool active);
-///                            the force law: s.k0, s.k1 (marker kinematics) are given
-/// docs/adding-an-item.md walks through a new one.
+///   static void Evaluate(const Params& p, PositionConnectorState& s, bool active);
+///                          s.k0, s.k1 (marker kinematics) are given
+/// Constraint (algebraic equations, one Lagrange multiplier each):
+///   static void Equations(const ConstraintAccess& c, params, ConstraintEval& e);
+///                          e.C and e.Cq (nAE x nLocal) over [marker 0's coords, marker 1's];
+///                          e comes zeroed with nAE, nLocal, active, velocity = index2
+///   optional: static bool Residual(const ConstraintAccess& c, params, const Real* lambda,
+///                                  AngleCache& angles, Real* f, Real* ae);
+///                          the equations into ae and the reactions -C_q^T lambda into f
+///                          with Equations' values but without forming C_q (a fast path);
+///                          false: not handled (then Equations is used)
+/// Ground and Body (points attached to the body, at local position lp):
+///   static void PointKinematics(const BodyAccess& b, params, const Vec3& lp, Kinematics& K);
+///   static Vec3 ReferencePosition(const BodyAccess& b, params, const Vec3& lp);   at q = 0
+/// Body with mass (a MarkerBodyMass may sit on it):
+///   static Real MassAndCenter(params, Vec3& com);   mass and local centre of mass
+/// docs/adding-an-item.md walks through a new connector.
 #pragma once
 
 #include <array>
 #include <type_traits>
 
+#include "common/constraint_rows.h"
+#include "common/item_types.h"
 #include "common/kinematics.h"
 
 namespace mbsweep {
@@ -50,7 +69,25 @@ template <class T> MBS_HD_INLINE const typename T::Params& ParamsAt(const Real* 
   return *reinterpret_cast<const typename T::Params*>(itemTheta);
 }
 
+/// True for the categories whose items are bodies (markers, body sensors and loads sit on them).
+constexpr bool IsBodyCategory(ObjectCategory c) { return c == ObjectCategory::Ground || c == ObjectCategory::Body; }
+
+/// What a body's hooks read besides its parameters: the layout, theta, the coordinates (null
+/// for ReferencePosition) and its object record (extra[0]: its node).
+struct BodyAccess {
+  const LayoutView& L;
+  const Real* theta;
+  const Real* q;
+  const Real* v;
+  const ObjectRecord& o;
+  MBS_HD_INLINE int Node() const { return o.extra[0]; }
+  /// The node's reference coordinates (its theta slots).
+  MBS_HD_INLINE const Real* NodeReference() const { return theta + L.node[o.extra[0]].theta; }
+};
+
 /// Converts a fixed-size vector field to the physics vector type.
 MBS_HD_INLINE Vec3 ToVec3(const std::array<Real, 3>& a) { return MakeVec3(a[0], a[1], a[2]); }
+/// Converts a 3x3 matrix field (row-major) to the physics matrix type.
+MBS_HD_INLINE Mat3 ToMat3(const Matrix3D& m) { return LoadMat3(m.data.data()); }
 
 }  // namespace mbsweep

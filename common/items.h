@@ -11,6 +11,7 @@
 
 #include <variant>
 
+#include "common/item_dispatch.h"  // the items' hooks, and the kinematics that dispatch to them
 #include "common/item_types.h"
 #include "mbsweep/item_headers.h"
 

@@ -16,15 +16,15 @@ namespace mbsweep {
 
 /// Kinematic state of a point (and frame) attached to a node.
 struct Kinematics {
-  Vec3 pos;    ///< global position
-  Vec3 vel;    ///< global velocity
-  Mat3 A;      ///< rotation matrix (local to global)
-  Vec3 omega;       ///< global angular velocity, A omegaLocal (as Exudyn's markers provide it)
-  Vec3 omegaLocal;  ///< body-frame angular velocity (3D rigid nodes: GL rot_t)
-  int n;       ///< number of node coordinates the Jacobians refer to
-  int firstODE2;                    ///< global index of the first node coordinate (-1: none)
-  Real Jpos[3][kMaxNodeCoords];     ///< d vel / d q_t
-  Real Jrot[3][kMaxNodeCoords];     ///< d omega / d q_t
+  Vec3 pos;                      ///< global position
+  Vec3 vel;                      ///< global velocity
+  Mat3 A;                        ///< rotation matrix (local to global)
+  Vec3 omega;                    ///< global angular velocity, A omegaLocal (as Exudyn's markers provide it)
+  Vec3 omegaLocal;               ///< body-frame angular velocity (3D rigid nodes: GL rot_t)
+  int n;                         ///< number of node coordinates the Jacobians refer to
+  int firstODE2;                 ///< global index of the first node coordinate (-1: none)
+  Real Jpos[3][kMaxNodeCoords];  ///< d vel / d q_t
+  Real Jrot[3][kMaxNodeCoords];  ///< d omega / d q_t
 };
 
 /// Zeroes the Jacobian columns of the K.n node coordinates (set K.n first); columns from K.n
@@ -134,104 +134,6 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
   }
 }
 
-/// Kinematics of a body-fixed point at localPosition. Ground bodies have n = 0.
-MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                  const Vec3& lp, Kinematics& K) {
-  const Real* p = theta + L.object[obj].theta;
-  const ObjectRecord o = GetObjectRecord(L, obj);
-  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::Ground: {
-      K.A = LoadMat3(p + 3);
-      K.pos = LoadVec3(p) + K.A * lp;
-      K.vel = MakeVec3(0, 0, 0);
-      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
-      K.n = 0;
-      K.firstODE2 = -1;
-      ClearJacobians(K);
-      return;
-    }
-    case ObjectKind::MassPoint:
-    case ObjectKind::MassPoint2D:
-      NodeKinematics(L, theta, q, v, o.extra[0], K);
-      K.pos = K.pos + lp;
-      return;
-    case ObjectKind::Mass1D: {
-      const int node = o.extra[0];
-      const NodeRecord r = GetNodeRecord(L, node);
-      const Real x = theta[L.node[node].theta] + q[r.ode2Begin];
-      const Mat3 R = LoadMat3(p + 4);
-      K.A = R;
-      K.pos = LoadVec3(p + 1) + R * (MakeVec3(x, 0, 0) + lp);
-      K.vel = v[r.ode2Begin] * MakeVec3(R(0, 0), R(1, 0), R(2, 0));
-      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
-      K.n = 1;
-      K.firstODE2 = r.ode2Begin;
-      ClearJacobians(K);
-      for (int i = 0; i < 3; ++i) K.Jpos[i][0] = R(i, 0);
-      return;
-    }
-    case ObjectKind::RotationalMass1D: {
-      const int node = o.extra[0];
-      const NodeRecord r = GetNodeRecord(L, node);
-      const Real phi = theta[L.node[node].theta] + q[r.ode2Begin];
-      const Mat3 R = LoadMat3(p + 4);
-      K.A = R * RotZ(phi);
-      const Vec3 rg = K.A * lp;
-      const Vec3 axis = MakeVec3(R(0, 2), R(1, 2), R(2, 2));
-      const Real w = v[r.ode2Begin];
-      K.pos = LoadVec3(p + 1) + rg;
-      K.omega = w * axis;
-      K.omegaLocal = MakeVec3(0, 0, w);
-      K.vel = Cross(K.omega, rg);
-      K.n = 1;
-      K.firstODE2 = r.ode2Begin;
-      ClearJacobians(K);
-      const Vec3 dv = Cross(axis, rg);
-      for (int i = 0; i < 3; ++i) {
-        K.Jpos[i][0] = dv[i];
-        K.Jrot[i][0] = axis[i];
-      }
-      return;
-    }
-    case ObjectKind::RigidBody2D: {
-      // planar rotation written out (K.A = RotZ, K.omega = [0, 0, w]): the products with the
-      // zero entries of the general forms A lp and omega x rg are left out, same values
-      NodeKinematics(L, theta, q, v, o.extra[0], K);
-      const Vec3 rg = MakeVec3(K.A(0, 0) * lp[0] + K.A(0, 1) * lp[1], K.A(1, 0) * lp[0] + K.A(1, 1) * lp[1], lp[2]);
-      const Real w = K.omega[2];
-      K.pos = K.pos + rg;
-      K.vel = MakeVec3(K.vel[0] - w * rg[1], K.vel[1] + w * rg[0], 0);
-      K.Jpos[0][2] = -rg[1];
-      K.Jpos[1][2] = rg[0];
-      return;
-    }
-    case ObjectKind::RigidBody: {
-      // node kinematics moved to the body point: pos = p + A lp, vel = p_t + A (omegaLocal x lp),
-      // Jpos = [I, -A lp~ GL] (Exudyn's body access), Jrot = [0, G] as at the node
-      const int node = o.extra[0];
-      NodeKinematics(L, theta, q, v, node, K);
-      Real rot[kRigidMaxRotPar];
-      const int nRot = RigidNodeRotation(L, theta, q, v, node, rot, nullptr);
-      K.pos = K.pos + K.A * lp;
-      K.vel = K.vel + K.A * Cross(K.omegaLocal, lp);
-      const Mat3x4 D = dAv_dtheta(nRot, rot, lp);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < nRot; ++j) K.Jpos[i][3 + j] = D.m[i][j];
-      return;
-    }
-    default: {
-      K.pos = MakeVec3(0, 0, 0);
-      K.vel = MakeVec3(0, 0, 0);
-      K.A = Identity3();
-      K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
-      K.n = 0;
-      K.firstODE2 = -1;
-      ClearJacobians(K);
-      return;
-    }
-  }
-}
-
 /// Time derivative A (omegaLocal x u) of the global vector A u of a vector u fixed in the marker's
 /// (body's) frame (Exudyn's A_t u).
 MBS_HD_INLINE Vec3 BodyVectorRate(const Kinematics& k, const Vec3& u) { return k.A * Cross(k.omegaLocal, u); }
@@ -241,41 +143,12 @@ MBS_HD_INLINE Vec3 BodyVectorRate(const Kinematics& k, const Vec3& u) { return k
 /// and it has no velocity terms.
 MBS_HD_INLINE bool PlanarCenterOfMassAtNode(const Real* p) { return p[2] == 0 && p[3] == 0; }
 
-/// Mass and local centre-of-mass position of a body (for mass-proportional loads and the
-/// BodyMass marker); bodies without a centre-of-mass offset return the reference point.
-MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int obj, Vec3& com) {
-  const Real* p = theta + L.object[obj].theta;
-  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::RigidBody2D: com = MakeVec3(p[2], p[3], 0); return p[0];
-    case ObjectKind::RigidBody: com = LoadVec3(p + 7); return p[0];  // mass, inertia[6], centre of mass[3]
-    default: com = MakeVec3(0, 0, 0); return p[0];
-  }
-}
-
-/// Kinematics of a position/rigid marker.
-MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
-                                    Kinematics& K) {
-  const MarkerRecord r = GetMarkerRecord(L, marker);
-  switch (static_cast<MarkerKind>(L.marker[marker].kind)) {
-    case MarkerKind::BodyPosition:
-    case MarkerKind::BodyRigid:
-      BodyKinematics(L, theta, q, v, r.target, LoadVec3(theta + L.marker[marker].theta), K);
-      return;
-    case MarkerKind::BodyMass:
-      BodyKinematics(L, theta, q, v, r.target, MakeVec3(0, 0, 0), K);
-      return;
-    default:
-      NodeKinematics(L, theta, q, v, r.target, K);
-      return;
-  }
-}
-
 MBS_SCALAR_LOOPS_BEGIN  // the planar joints' residual (hostdevice.h)
-/// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
-/// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
-/// equations and reactions use). Over the node's x and y coordinates that Jacobian is the unit
-/// matrix; only a rotation coordinate's column (n = 3) varies.
-struct PlanarPoint {
+    /// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
+    /// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's
+    /// equations and reactions use). Over the node's x and y coordinates that Jacobian is the unit
+    /// matrix; only a rotation coordinate's column (n = 3) varies.
+    struct PlanarPoint {
   Real pos[2], vel[2];
   Real Jphi[2];  ///< d vel / d phi_t, rows x and y (0 without a rotation coordinate)
   int n;         ///< number of node coordinates (0: ground)
@@ -421,11 +294,12 @@ inline std::vector<int> BuildPlanarMarkerTable(const LayoutView& L) {
     } else if (mk == MarkerKind::NodePosition || mk == MarkerKind::NodeRigid) {
       const NodeKind nk = static_cast<NodeKind>(L.node[r.target].kind);
       item = r.target;
-      kind = nk == NodeKind::PointGround                                    ? PlanarMarker::groundNode
+      kind = nk == NodeKind::PointGround                              ? PlanarMarker::groundNode
              : nk == NodeKind::RigidBody2D || nk == NodeKind::Point2D ? PlanarMarker::node
-                                                                            : PlanarMarker::none;
+                                                                      : PlanarMarker::none;
     }
-    const bool onNode = kind == PlanarMarker::node || kind == PlanarMarker::massPoint || kind == PlanarMarker::rigidBody;
+    const bool onNode =
+        kind == PlanarMarker::node || kind == PlanarMarker::massPoint || kind == PlanarMarker::rigidBody;
     const NodeRecord nr = onNode ? GetNodeRecord(L, item) : NodeRecord{0, 0, 0, 0, 0, 0};
     const int itemTheta = kind == PlanarMarker::none         ? 0
                           : kind == PlanarMarker::groundBody ? L.object[item].theta

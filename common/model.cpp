@@ -5,6 +5,7 @@
 #include <functional>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <type_traits>
 
 #include "common/constraints.h"
@@ -227,18 +228,27 @@ bool NodeHasPosition(NodeKind k) {
 bool NodeHasOrientation(NodeKind k) {
   return k == NodeKind::RigidBody2D || k == NodeKind::RigidBodyEP || k == NodeKind::RigidBodyRxyz;
 }
-bool IsBody(ObjectKind k) {
-  return k == ObjectKind::Ground || k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D ||
-         k == ObjectKind::Mass1D || k == ObjectKind::RotationalMass1D || k == ObjectKind::RigidBody2D ||
-         k == ObjectKind::RigidBody;
+/// Calls f(ItemTag<Item>{}) for the item of object kind k (host side: the item's traits).
+template <class T> struct ItemTag { using type = T; };
+template <class F> auto WithObjectItem(ObjectKind k, F&& f) {
+  switch (k) {
+#define MBS_ITEM_CASE(Type, Kind) \
+  case ObjectKind::Kind: return f(ItemTag<Type>{});
+    MBS_OBJECT_ITEMS(MBS_ITEM_CASE)
+#undef MBS_ITEM_CASE
+    default: throw std::logic_error("object kind outside the item list");
+  }
 }
+bool IsBody(ObjectKind k) { return IsBodyCategory(CategoryOf(k)); }
 bool BodyHasOrientation(ObjectKind k) {
-  return k == ObjectKind::Ground || k == ObjectKind::Mass1D || k == ObjectKind::RotationalMass1D ||
-         k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
+  return WithObjectItem(k, [](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (IsBodyCategory(T::category)) return T::hasOrientation;
+    else return false;
+  });
 }
 bool BodyHasMass(ObjectKind k) {
-  return k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
-         k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
+  return WithObjectItem(k, [](auto tag) { return detail::HasMassAndCenter<typename decltype(tag)::type>::value; });
 }
 bool MarkerHasPosition(MarkerKind k) {
   return k == MarkerKind::BodyPosition || k == MarkerKind::BodyRigid || k == MarkerKind::NodePosition ||
@@ -268,58 +278,21 @@ std::vector<OVT> NodeOutputs(NodeKind k) {
     default: return {};
   }
 }
+/// What a SensorBody may ask of a body (its item's bodyOutputs).
 std::vector<OVT> BodyOutputs(ObjectKind k) {
-  std::vector<OVT> v{OVT::Position, OVT::Displacement, OVT::Velocity, OVT::Acceleration};
-  if (BodyHasOrientation(k) && k != ObjectKind::Ground && k != ObjectKind::Mass1D)
-    v.insert(v.end(), {OVT::RotationMatrix, OVT::Rotation, OVT::AngularVelocity, OVT::AngularVelocityLocal,
-                       OVT::AngularAcceleration});
-  if (k == ObjectKind::Ground || k == ObjectKind::Mass1D) v.push_back(OVT::RotationMatrix);
-  return v;
+  return WithObjectItem(k, [](auto tag) -> std::vector<OVT> {
+    using T = typename decltype(tag)::type;
+    if constexpr (IsBodyCategory(T::category)) return {std::begin(T::bodyOutputs), std::end(T::bodyOutputs)};
+    else return {};
+  });
 }
-template <class T, class = void> struct DeclaresOutputs : std::false_type {};
-template <class T> struct DeclaresOutputs<T, std::void_t<decltype(T::outputs)>> : std::true_type {};
-template <class T> std::vector<OVT> OutputsOf() {
-  if constexpr (DeclaresOutputs<T>::value) return {std::begin(T::outputs), std::end(T::outputs)};
-  else return {};
-}
-/// The outputs an object item declares in its file (empty if it declares none).
-std::vector<OVT> DeclaredOutputs(ObjectKind k) {
-  switch (k) {
-#define MBS_OUTPUTS_CASE(Type, Kind) \
-  case ObjectKind::Kind: return OutputsOf<Type>();
-    MBS_OBJECT_ITEMS(MBS_OUTPUTS_CASE)
-#undef MBS_OUTPUTS_CASE
-    default: return {};
-  }
-}
+/// What a SensorObject may ask of an object (its item's outputs; bodies have none).
 std::vector<OVT> ObjectOutputs(ObjectKind k) {
-  if (std::vector<OVT> declared = DeclaredOutputs(k); !declared.empty()) return declared;
-  switch (k) {
-    case ObjectKind::ConnectorCoordinateSpringDamper: return {OVT::Displacement, OVT::Velocity, OVT::Force};
-    case ObjectKind::GenericODE2: return {OVT::Coordinates, OVT::Coordinates_t, OVT::Coordinates_tt};
-    case ObjectKind::ConnectorCoordinate:
-      return {OVT::Displacement, OVT::Velocity, OVT::Force, OVT::ConstraintEquation};
-    case ObjectKind::ConnectorDistance: return {OVT::Distance, OVT::Force, OVT::ConstraintEquation};
-    case ObjectKind::JointRevolute2D:
-    case ObjectKind::JointPrismatic2D: return {OVT::Force, OVT::ConstraintEquation};
-    case ObjectKind::ConnectorRigidBodySpringDamper:
-      return {OVT::DisplacementLocal,    OVT::VelocityLocal, OVT::Rotation,
-              OVT::AngularVelocityLocal, OVT::ForceLocal,    OVT::TorqueLocal};
-    case ObjectKind::ConnectorTorsionalSpringDamper:
-      return {OVT::Rotation, OVT::AngularVelocityLocal, OVT::TorqueLocal};
-    case ObjectKind::ConnectorLinearSpringDamper: return {OVT::DisplacementLocal, OVT::VelocityLocal, OVT::ForceLocal};
-    case ObjectKind::JointSpherical:
-      return {OVT::Position, OVT::Velocity, OVT::Displacement, OVT::Force, OVT::ConstraintEquation};
-    case ObjectKind::JointRevoluteZ:
-    case ObjectKind::JointPrismaticX:
-    case ObjectKind::JointGeneric:
-      return {OVT::Position,      OVT::Velocity,          OVT::DisplacementLocal,
-              OVT::VelocityLocal, OVT::Rotation,          OVT::AngularVelocityLocal,
-              OVT::ForceLocal,    OVT::TorqueLocal,       OVT::Force,
-              OVT::Torque,        OVT::ConstraintEquation};
-    case ObjectKind::GenericODE1: return {OVT::Coordinates, OVT::Coordinates_t};
-    default: return {};
-  }
+  return WithObjectItem(k, [](auto tag) -> std::vector<OVT> {
+    using T = typename decltype(tag)::type;
+    if constexpr (IsBodyCategory(T::category)) return {};
+    else return {std::begin(T::outputs), std::end(T::outputs)};
+  });
 }
 std::vector<OVT> MarkerOutputs(MarkerKind k) {
   if (k == MarkerKind::NodeCoordinate) return {OVT::Coordinates, OVT::Coordinates_t};

@@ -64,42 +64,6 @@ MBS_HD_INLINE int PutRange(const Real* x, int n, Real* out, int cap) {
   return n;
 }
 
-/// Position of a body-fixed point at q = 0 (for Displacement outputs).
-MBS_HD_INLINE Vec3 BodyReferencePosition(const LayoutView& L, const Real* theta, int obj, const Vec3& lp) {
-  const Real* p = theta + L.object[obj].theta;
-  const ObjectRecord o = GetObjectRecord(L, obj);
-  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::Ground: return LoadVec3(p) + LoadMat3(p + 3) * lp;
-    case ObjectKind::MassPoint: {
-      const Real* r = theta + L.node[o.extra[0]].theta;
-      return MakeVec3(r[0], r[1], r[2]) + lp;
-    }
-    case ObjectKind::MassPoint2D: {
-      const Real* r = theta + L.node[o.extra[0]].theta;
-      return MakeVec3(r[0], r[1], 0) + lp;
-    }
-    case ObjectKind::Mass1D: {
-      const Real x = theta[L.node[o.extra[0]].theta];
-      return LoadVec3(p + 1) + LoadMat3(p + 4) * (MakeVec3(x, 0, 0) + lp);
-    }
-    case ObjectKind::RotationalMass1D: {
-      const Real phi = theta[L.node[o.extra[0]].theta];
-      return LoadVec3(p + 1) + (LoadMat3(p + 4) * RotZ(phi)) * lp;
-    }
-    case ObjectKind::RigidBody2D: {
-      const Real* r = theta + L.node[o.extra[0]].theta;
-      return MakeVec3(r[0], r[1], 0) + RotZ(r[2]) * lp;
-    }
-    case ObjectKind::RigidBody: {
-      const int node = o.extra[0];
-      const Real* r = theta + L.node[node].theta;
-      const int nRot = RigidNodeRotationCount(static_cast<NodeKind>(L.node[node].kind));
-      return MakeVec3(r[0], r[1], r[2]) + RotationMatrixRigid(nRot, r + 3) * lp;
-    }
-    default: return MakeVec3(0, 0, 0);
-  }
-}
-
 /// Global angular velocity of a node as its AngularVelocity output: G rot_t for 3D rigid nodes
 /// (Exudyn's node value), the kinematics' omega otherwise.
 MBS_HD_INLINE Vec3 NodeAngularVelocity(const LayoutView& L, const Real* theta, const StateView& s, int node,
@@ -214,8 +178,7 @@ MBS_HD_NOINLINE int BodySensorOutput(const LayoutView& L, const Real* theta, con
   BodyKinematics(L, theta, s.q, s.v, r.target, lp, k);
   switch (ovt) {
     case OVT::Position: return detail::PutVec(k.pos, out, cap);
-    case OVT::Displacement:
-      return detail::PutVec(k.pos - detail::BodyReferencePosition(L, theta, r.target, lp), out, cap);
+    case OVT::Displacement: return detail::PutVec(k.pos - BodyReferencePosition(L, theta, r.target, lp), out, cap);
     case OVT::Velocity: return detail::PutVec(k.vel, out, cap);
     case OVT::RotationMatrix: return detail::PutMat(k.A, out, cap);
     case OVT::Rotation: {

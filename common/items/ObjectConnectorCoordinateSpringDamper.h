@@ -11,6 +11,8 @@ namespace mbsweep {
 struct ObjectConnectorCoordinateSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorCoordinateSpringDamper";
   static constexpr ObjectCategory category = ObjectCategory::CoordinateConnector;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Displacement, OutputVariableType::Velocity,
+                                                   OutputVariableType::Force};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0, offset = 0;

@@ -14,6 +14,8 @@ namespace mbsweep {
 struct ObjectConnectorLinearSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorLinearSpringDamper";
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::DisplacementLocal,
+                                                   OutputVariableType::VelocityLocal, OutputVariableType::ForceLocal};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0;

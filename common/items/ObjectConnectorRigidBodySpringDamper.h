@@ -16,6 +16,9 @@ namespace mbsweep {
 struct ObjectConnectorRigidBodySpringDamper {
   static constexpr const char* typeName = "ObjectConnectorRigidBodySpringDamper";
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
+  static constexpr OutputVariableType outputs[] = {
+      OutputVariableType::DisplacementLocal,    OutputVariableType::VelocityLocal, OutputVariableType::Rotation,
+      OutputVariableType::AngularVelocityLocal, OutputVariableType::ForceLocal,    OutputVariableType::TorqueLocal};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Matrix6D stiffness, damping;

@@ -16,6 +16,8 @@ namespace mbsweep {
 struct ObjectConnectorTorsionalSpringDamper {
   static constexpr const char* typeName = "ObjectConnectorTorsionalSpringDamper";
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
+  static constexpr OutputVariableType outputs[] = {
+      OutputVariableType::Rotation, OutputVariableType::AngularVelocityLocal, OutputVariableType::TorqueLocal};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real stiffness = 0, damping = 0;

@@ -11,6 +11,7 @@ namespace mbsweep {
 struct ObjectGenericODE1 {
   static constexpr const char* typeName = "ObjectGenericODE1";
   static constexpr ObjectCategory category = ObjectCategory::Generic;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Coordinates, OutputVariableType::Coordinates_t};
   std::string name;
   std::vector<NodeIndex> nodeNumbers;
   Matrix systemMatrix;

@@ -12,6 +12,8 @@ namespace mbsweep {
 struct ObjectGenericODE2 {
   static constexpr const char* typeName = "ObjectGenericODE2";
   static constexpr ObjectCategory category = ObjectCategory::Generic;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Coordinates, OutputVariableType::Coordinates_t,
+                                                   OutputVariableType::Coordinates_tt};
   std::string name;
   std::vector<NodeIndex> nodeNumbers;
   Matrix massMatrix, stiffnessMatrix, dampingMatrix;

@@ -1,5 +1,6 @@
 /// @file ObjectJointGeneric.h
-/// The item ObjectJointGeneric: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectJointGeneric: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters and its equations with their Jacobian.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,20 +8,44 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectJointGeneric (its theta slots).
+struct ObjectJointGenericParams {
+  Matrix3D rotationMarker0, rotationMarker1;
+};
+
 /// Generic joint with 6 equations, one per axis of constrainedAxes = [x, y, z, rx, ry, rz]
 /// (1: locked, 0: free; a free axis has the equation lambda = 0). Translations: p1 - p0 in
 /// global coordinates if all three are locked, otherwise its J0 components. Rotations (J0, J1
 /// as for ObjectJointRevoluteZ): all locked: z0.y1, z0.x1, x0.y1; one free axis f (others
 /// l1 < l2): f0.l1_1 = f0.l2_1 = 0 in rows l1, l2; one locked axis l (free f1 < f2):
 /// f1_0 . f2_1 = 0 in row l.
-struct ObjectJointGeneric {
+struct ObjectJointGeneric : ObjectJointGenericParams {
+  using Params = ObjectJointGenericParams;
   static constexpr const char* typeName = "ObjectJointGeneric";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
+                                                   OutputVariableType::Velocity,
+                                                   OutputVariableType::DisplacementLocal,
+                                                   OutputVariableType::VelocityLocal,
+                                                   OutputVariableType::Rotation,
+                                                   OutputVariableType::AngularVelocityLocal,
+                                                   OutputVariableType::ForceLocal,
+                                                   OutputVariableType::TorqueLocal,
+                                                   OutputVariableType::Force,
+                                                   OutputVariableType::Torque,
+                                                   OutputVariableType::ConstraintEquation};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   std::array<int, 6> constrainedAxes{1, 1, 1, 1, 1, 1};
-  Matrix3D rotationMarker0, rotationMarker1;
   bool activeConnector = true;
+  /// Translation rows 0..2 and rotation rows 3..5 for constrainedAxes (extra[3..8]).
+  MBS_HD_FORCEINLINE static void Equations(const ConstraintAccess& c, const Params& p, ConstraintEval& e) {
+    const JointMarkers m(c);
+    const JointFrames J = MakeJointFrames(m, ToMat3(p.rotationMarker0), ToMat3(p.rotationMarker1), c.index2);
+    const int* lockedAxes = c.o.extra + 3;
+    JointTranslationRows(e, J, m, lockedAxes);
+    JointRotationRows(e, 3, J, lockedAxes + 3);
+  }
   template <class V> void Fields(V& v) {
     v("markerNumbers", markerNumbers);
     v("constrainedAxes", constrainedAxes);

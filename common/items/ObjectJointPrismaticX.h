@@ -1,5 +1,6 @@
 /// @file ObjectJointPrismaticX.h
-/// The item ObjectJointPrismaticX: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectJointPrismaticX: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters and its equations with their Jacobian.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,16 +8,42 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectJointPrismaticX (its theta slots).
+struct ObjectJointPrismaticXParams {
+  Matrix3D rotationMarker0, rotationMarker1;
+};
+
 /// Prismatic joint along the x-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
 /// the J0 y and z components of p1 - p0 vanish, and z0 . y1 = z0 . x1 = x0 . y1 = 0 (J0 and
 /// J1 = A1 rotationMarker1 keep their relative orientation).
-struct ObjectJointPrismaticX {
+struct ObjectJointPrismaticX : ObjectJointPrismaticXParams {
+  using Params = ObjectJointPrismaticXParams;
   static constexpr const char* typeName = "ObjectJointPrismaticX";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
+                                                   OutputVariableType::Velocity,
+                                                   OutputVariableType::DisplacementLocal,
+                                                   OutputVariableType::VelocityLocal,
+                                                   OutputVariableType::Rotation,
+                                                   OutputVariableType::AngularVelocityLocal,
+                                                   OutputVariableType::ForceLocal,
+                                                   OutputVariableType::TorqueLocal,
+                                                   OutputVariableType::Force,
+                                                   OutputVariableType::Torque,
+                                                   OutputVariableType::ConstraintEquation};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
-  Matrix3D rotationMarker0, rotationMarker1;
   bool activeConnector = true;
+  /// Rows 0, 1: J0 y and z components of p1 - p0 (velocity level with the axes' rates); rows
+  /// 2..4: z0.y1, z0.x1, x0.y1.
+  MBS_HD_FORCEINLINE static void Equations(const ConstraintAccess& c, const Params& p, ConstraintEval& e) {
+    const JointMarkers m(c);
+    const JointFrames J = MakeJointFrames(m, ToMat3(p.rotationMarker0), ToMat3(p.rotationMarker1), c.index2);
+    LocalPositionRow(e, 0, J, 1, m.dp, m.dv, true);
+    LocalPositionRow(e, 1, J, 2, m.dp, m.dv, true);
+    const int kLocked[3] = {1, 1, 1};
+    JointRotationRows(e, 2, J, kLocked);
+  }
   template <class V> void Fields(V& v) {
     v("markerNumbers", markerNumbers);
     v("rotationMarker0", rotationMarker0);

@@ -1,5 +1,6 @@
 /// @file ObjectJointRevoluteZ.h
-/// The item ObjectJointRevoluteZ: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectJointRevoluteZ: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters and its equations with their Jacobian.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,16 +8,41 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectJointRevoluteZ (its theta slots).
+struct ObjectJointRevoluteZParams {
+  Matrix3D rotationMarker0, rotationMarker1;
+};
+
 /// Revolute joint about the z-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
 /// p1 - p0 = 0 (global) and z0 . x1 = z0 . y1 = 0 with z0 the J0 z-axis and x1, y1 the axes of
 /// J1 = A1 rotationMarker1.
-struct ObjectJointRevoluteZ {
+struct ObjectJointRevoluteZ : ObjectJointRevoluteZParams {
+  using Params = ObjectJointRevoluteZParams;
   static constexpr const char* typeName = "ObjectJointRevoluteZ";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
+  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
+                                                   OutputVariableType::Velocity,
+                                                   OutputVariableType::DisplacementLocal,
+                                                   OutputVariableType::VelocityLocal,
+                                                   OutputVariableType::Rotation,
+                                                   OutputVariableType::AngularVelocityLocal,
+                                                   OutputVariableType::ForceLocal,
+                                                   OutputVariableType::TorqueLocal,
+                                                   OutputVariableType::Force,
+                                                   OutputVariableType::Torque,
+                                                   OutputVariableType::ConstraintEquation};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
-  Matrix3D rotationMarker0, rotationMarker1;
   bool activeConnector = true;
+  /// Rows 0..2: p1 - p0 (global); rows 3, 4: z0.x1, z0.y1 (velocity level: their rates).
+  MBS_HD_FORCEINLINE static void Equations(const ConstraintAccess& c, const Params& p, ConstraintEval& e) {
+    const JointMarkers m(c);
+    const JointFrames J = MakeJointFrames(m, ToMat3(p.rotationMarker0), ToMat3(p.rotationMarker1), c.index2);
+    const int kLocked[3] = {1, 1, 1};
+    JointTranslationRows(e, J, m, kLocked);
+    AxisDotRow(e, 3, J, 2, 0);
+    AxisDotRow(e, 4, J, 2, 1);
+  }
   template <class V> void Fields(V& v) {
     v("markerNumbers", markerNumbers);
     v("rotationMarker0", rotationMarker0);

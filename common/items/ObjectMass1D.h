@@ -1,5 +1,6 @@
 /// @file ObjectMass1D.h
-/// The item ObjectMass1D: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectMass1D: its fields (Exudyn's names, defaults and rules), its typed parameters,
+/// the kinematics of its points and its mass.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,15 +8,47 @@
 
 namespace mbsweep {
 
-/// Mass moving along the local x-axis of a reference frame, on a Node1D.
-struct ObjectMass1D {
-  static constexpr const char* typeName = "ObjectMass1D";
-  static constexpr ObjectCategory category = ObjectCategory::Body;
-  std::string name;
+/// The Real fields of ObjectMass1D, in Fields() order (its theta slots).
+struct ObjectMass1DParams {
   Real physicsMass = 0;
-  NodeIndex nodeNumber;
   Vector3D referencePosition{};
   Matrix3D referenceRotation{};
+};
+
+/// Mass moving along the local x-axis of a reference frame, on a Node1D.
+struct ObjectMass1D : ObjectMass1DParams {
+  using Params = ObjectMass1DParams;
+  static constexpr const char* typeName = "ObjectMass1D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
+  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  /// what a SensorBody may ask for
+  static constexpr OutputVariableType bodyOutputs[] = {OutputVariableType::Position, OutputVariableType::Displacement,
+                                                       OutputVariableType::Velocity, OutputVariableType::Acceleration,
+                                                       OutputVariableType::RotationMatrix};
+  std::string name;
+  NodeIndex nodeNumber;
+  /// A point at lp in the reference frame moved by the node's coordinate x along its x-axis.
+  MBS_HD_FORCEINLINE static void PointKinematics(const BodyAccess& b, const Params& p, const Vec3& lp, Kinematics& K) {
+    const NodeRecord r = GetNodeRecord(b.L, b.Node());
+    const Real x = b.NodeReference()[0] + b.q[r.ode2Begin];
+    const Mat3 R = ToMat3(p.referenceRotation);
+    K.A = R;
+    K.pos = ToVec3(p.referencePosition) + R * (MakeVec3(x, 0, 0) + lp);
+    K.vel = b.v[r.ode2Begin] * MakeVec3(R(0, 0), R(1, 0), R(2, 0));
+    K.omega = K.omegaLocal = MakeVec3(0, 0, 0);
+    K.n = 1;
+    K.firstODE2 = r.ode2Begin;
+    ClearJacobians(K);
+    for (int i = 0; i < 3; ++i) K.Jpos[i][0] = R(i, 0);
+  }
+  MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params& p, const Vec3& lp) {
+    const Real x = b.NodeReference()[0];
+    return ToVec3(p.referencePosition) + ToMat3(p.referenceRotation) * (MakeVec3(x, 0, 0) + lp);
+  }
+  MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
+    com = MakeVec3(0, 0, 0);
+    return p.physicsMass;
+  }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);
     v("nodeNumber", nodeNumber);

@@ -1,5 +1,6 @@
 /// @file ObjectMassPoint.h
-/// The item ObjectMassPoint: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectMassPoint: its fields (Exudyn's names, defaults and rules), its typed parameters,
+/// the kinematics of its points and its mass.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,13 +8,35 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectMassPoint, in Fields() order (its theta slots).
+struct ObjectMassPointParams {
+  Real physicsMass = 0;
+};
+
 /// Point mass on a NodePoint; M = m*I3.
-struct ObjectMassPoint {
+struct ObjectMassPoint : ObjectMassPointParams {
+  using Params = ObjectMassPointParams;
   static constexpr const char* typeName = "ObjectMassPoint";
   static constexpr ObjectCategory category = ObjectCategory::Body;
+  static constexpr bool hasOrientation = false;  ///< a MarkerBodyRigid may sit on it
+  /// what a SensorBody may ask for
+  static constexpr OutputVariableType bodyOutputs[] = {OutputVariableType::Position, OutputVariableType::Displacement,
+                                                       OutputVariableType::Velocity, OutputVariableType::Acceleration};
   std::string name;
-  Real physicsMass = 0;
   NodeIndex nodeNumber;
+  /// The node's point moved by lp (no orientation).
+  MBS_HD_FORCEINLINE static void PointKinematics(const BodyAccess& b, const Params&, const Vec3& lp, Kinematics& K) {
+    NodeKinematics(b.L, b.theta, b.q, b.v, b.Node(), K);
+    K.pos = K.pos + lp;
+  }
+  MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params&, const Vec3& lp) {
+    const Real* r = b.NodeReference();
+    return MakeVec3(r[0], r[1], r[2]) + lp;
+  }
+  MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
+    com = MakeVec3(0, 0, 0);
+    return p.physicsMass;
+  }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);
     v("nodeNumber", nodeNumber);

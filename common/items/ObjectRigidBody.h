@@ -1,5 +1,6 @@
 /// @file ObjectRigidBody.h
-/// The item ObjectRigidBody: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectRigidBody: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters, the kinematics of its points and its mass.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,18 +8,52 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectRigidBody, in Fields() order (its theta slots).
+struct ObjectRigidBodyParams {
+  Real physicsMass = 0;
+  Vector6D physicsInertia{};
+  Vector3D physicsCenterOfMass{};
+};
+
 /// 3D rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz. physicsInertia is the inertia
 /// tensor about the reference point (the node) in body coordinates, given as
 /// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]; physicsCenterOfMass is the local position of the centre of
 /// mass. The mass matrix depends on the rotation parameters.
-struct ObjectRigidBody {
+struct ObjectRigidBody : ObjectRigidBodyParams {
+  using Params = ObjectRigidBodyParams;
   static constexpr const char* typeName = "ObjectRigidBody";
   static constexpr ObjectCategory category = ObjectCategory::Body;
+  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  /// what a SensorBody may ask for
+  static constexpr OutputVariableType bodyOutputs[] = {
+      OutputVariableType::Position,           OutputVariableType::Displacement,
+      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
+      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
+      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
+      OutputVariableType::AngularAcceleration};
   std::string name;
-  Real physicsMass = 0;
-  Vector6D physicsInertia{};
-  Vector3D physicsCenterOfMass{};
   NodeIndex nodeNumber;
+  /// The node's kinematics moved to the body point: pos = p + A lp, vel = p_t + A (omegaLocal x
+  /// lp), Jpos = [I, -A lp~ GL] (Exudyn's body access), Jrot = [0, G] as at the node.
+  MBS_HD_FORCEINLINE static void PointKinematics(const BodyAccess& b, const Params&, const Vec3& lp, Kinematics& K) {
+    NodeKinematics(b.L, b.theta, b.q, b.v, b.Node(), K);
+    Real rot[kRigidMaxRotPar];
+    const int nRot = RigidNodeRotation(b.L, b.theta, b.q, b.v, b.Node(), rot, nullptr);
+    K.pos = K.pos + K.A * lp;
+    K.vel = K.vel + K.A * Cross(K.omegaLocal, lp);
+    const Mat3x4 D = dAv_dtheta(nRot, rot, lp);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < nRot; ++j) K.Jpos[i][3 + j] = D.m[i][j];
+  }
+  MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params&, const Vec3& lp) {
+    const Real* r = b.NodeReference();
+    const int nRot = RigidNodeRotationCount(static_cast<NodeKind>(b.L.node[b.Node()].kind));
+    return MakeVec3(r[0], r[1], r[2]) + RotationMatrixRigid(nRot, r + 3) * lp;
+  }
+  MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
+    com = ToVec3(p.physicsCenterOfMass);
+    return p.physicsMass;
+  }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);
     v("physicsInertia", physicsInertia, Rule::Real);

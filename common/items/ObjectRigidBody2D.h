@@ -1,5 +1,6 @@
 /// @file ObjectRigidBody2D.h
-/// The item ObjectRigidBody2D: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectRigidBody2D: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters, the kinematics of its points and its mass.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,16 +8,49 @@
 
 namespace mbsweep {
 
-/// Planar rigid body on a NodeRigidBody2D; physicsInertia is about the reference point,
-/// physicsCenterOfMass is the local position of the centre of mass.
-struct ObjectRigidBody2D {
-  static constexpr const char* typeName = "ObjectRigidBody2D";
-  static constexpr ObjectCategory category = ObjectCategory::Body;
-  std::string name;
+/// The Real fields of ObjectRigidBody2D, in Fields() order (its theta slots).
+struct ObjectRigidBody2DParams {
   Real physicsMass = 0;
   Real physicsInertia = 0;
   Vector2D physicsCenterOfMass{};
+};
+
+/// Planar rigid body on a NodeRigidBody2D; physicsInertia is about the reference point,
+/// physicsCenterOfMass is the local position of the centre of mass.
+struct ObjectRigidBody2D : ObjectRigidBody2DParams {
+  using Params = ObjectRigidBody2DParams;
+  static constexpr const char* typeName = "ObjectRigidBody2D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
+  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  /// what a SensorBody may ask for
+  static constexpr OutputVariableType bodyOutputs[] = {
+      OutputVariableType::Position,           OutputVariableType::Displacement,
+      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
+      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
+      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
+      OutputVariableType::AngularAcceleration};
+  std::string name;
   NodeIndex nodeNumber;
+  /// The node's frame moved to lp. The planar rotation is written out (K.A = RotZ, K.omega =
+  /// [0, 0, w]): the products with the zero entries of the general forms A lp and omega x rg
+  /// are left out, same values.
+  MBS_HD_FORCEINLINE static void PointKinematics(const BodyAccess& b, const Params&, const Vec3& lp, Kinematics& K) {
+    NodeKinematics(b.L, b.theta, b.q, b.v, b.Node(), K);
+    const Vec3 rg = MakeVec3(K.A(0, 0) * lp[0] + K.A(0, 1) * lp[1], K.A(1, 0) * lp[0] + K.A(1, 1) * lp[1], lp[2]);
+    const Real w = K.omega[2];
+    K.pos = K.pos + rg;
+    K.vel = MakeVec3(K.vel[0] - w * rg[1], K.vel[1] + w * rg[0], 0);
+    K.Jpos[0][2] = -rg[1];
+    K.Jpos[1][2] = rg[0];
+  }
+  MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params&, const Vec3& lp) {
+    const Real* r = b.NodeReference();
+    return MakeVec3(r[0], r[1], 0) + RotZ(r[2]) * lp;
+  }
+  MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
+    com = MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
+    return p.physicsMass;
+  }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);
     v("physicsInertia", physicsInertia, Rule::UReal);

@@ -1,5 +1,6 @@
 /// @file ObjectRotationalMass1D.h
-/// The item ObjectRotationalMass1D: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectRotationalMass1D: its fields (Exudyn's names, defaults and rules), its typed
+/// parameters and the kinematics of its points.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,15 +8,54 @@
 
 namespace mbsweep {
 
-/// Rotor turning about the local z-axis of a reference frame, on a Node1D (angle).
-struct ObjectRotationalMass1D {
-  static constexpr const char* typeName = "ObjectRotationalMass1D";
-  static constexpr ObjectCategory category = ObjectCategory::Body;
-  std::string name;
+/// The Real fields of ObjectRotationalMass1D, in Fields() order (its theta slots).
+struct ObjectRotationalMass1DParams {
   Real physicsInertia = 0;
-  NodeIndex nodeNumber;
   Vector3D referencePosition{};
   Matrix3D referenceRotation{};
+};
+
+/// Rotor turning about the local z-axis of a reference frame, on a Node1D (angle).
+struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
+  using Params = ObjectRotationalMass1DParams;
+  static constexpr const char* typeName = "ObjectRotationalMass1D";
+  static constexpr ObjectCategory category = ObjectCategory::Body;
+  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  /// what a SensorBody may ask for
+  static constexpr OutputVariableType bodyOutputs[] = {
+      OutputVariableType::Position,           OutputVariableType::Displacement,
+      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
+      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
+      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
+      OutputVariableType::AngularAcceleration};
+  std::string name;
+  NodeIndex nodeNumber;
+  /// A point at lp in the reference frame turned by the node's angle about its z-axis.
+  MBS_HD_FORCEINLINE static void PointKinematics(const BodyAccess& b, const Params& p, const Vec3& lp, Kinematics& K) {
+    const NodeRecord r = GetNodeRecord(b.L, b.Node());
+    const Real phi = b.NodeReference()[0] + b.q[r.ode2Begin];
+    const Mat3 R = ToMat3(p.referenceRotation);
+    K.A = R * RotZ(phi);
+    const Vec3 rg = K.A * lp;
+    const Vec3 axis = MakeVec3(R(0, 2), R(1, 2), R(2, 2));
+    const Real w = b.v[r.ode2Begin];
+    K.pos = ToVec3(p.referencePosition) + rg;
+    K.omega = w * axis;
+    K.omegaLocal = MakeVec3(0, 0, w);
+    K.vel = Cross(K.omega, rg);
+    K.n = 1;
+    K.firstODE2 = r.ode2Begin;
+    ClearJacobians(K);
+    const Vec3 dv = Cross(axis, rg);
+    for (int i = 0; i < 3; ++i) {
+      K.Jpos[i][0] = dv[i];
+      K.Jrot[i][0] = axis[i];
+    }
+  }
+  MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params& p, const Vec3& lp) {
+    const Real phi = b.NodeReference()[0];
+    return ToVec3(p.referencePosition) + (ToMat3(p.referenceRotation) * RotZ(phi)) * lp;
+  }
   template <class V> void Fields(V& v) {
     v("physicsInertia", physicsInertia, Rule::UReal);
     v("nodeNumber", nodeNumber);
