@@ -30,10 +30,10 @@ struct ConstraintEval {
 /// True if equation r is lambda_r = 0 (inactive constraint or free axis).
 MBS_HD_INLINE bool IsLambdaRow(const ConstraintEval& e, int r) { return !e.active || ((e.lambdaRows >> r) & 1); }
 
-/// Kinematics of a position/rigid marker; defined in item_dispatch.h, after the items, as it
-/// dispatches to the body items (common/items.h includes it with them).
-MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
-                                      Kinematics& K);
+/// Kinematics of a position/rigid marker; defined (out of line) in item_dispatch.h, after the
+/// items, as it dispatches to the body items (common/items.h includes it with them).
+MBS_HD inline void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
+                                    Kinematics& K);
 
 /// What a constraint's hooks read besides its parameters: the layout, theta, time, the
 /// coordinates, its object record (extra: marker 0, marker 1, activeConnector, then the item's

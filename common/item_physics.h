@@ -72,6 +72,22 @@ template <class T> MBS_HD_INLINE const typename T::Params& ParamsAt(const Real* 
 /// True for the categories whose items are bodies (markers, body sensors and loads sit on them).
 constexpr bool IsBodyCategory(ObjectCategory c) { return c == ObjectCategory::Ground || c == ObjectCategory::Body; }
 
+/// What a SensorObject may ask of a 3D joint with joint frames (ObjectJointRevoluteZ,
+/// ObjectJointPrismaticX, ObjectJointGeneric).
+inline constexpr OutputVariableType kJointFrameOutputs[] = {
+    OutputVariableType::Position,      OutputVariableType::Velocity,          OutputVariableType::DisplacementLocal,
+    OutputVariableType::VelocityLocal, OutputVariableType::Rotation,          OutputVariableType::AngularVelocityLocal,
+    OutputVariableType::ForceLocal,    OutputVariableType::TorqueLocal,       OutputVariableType::Force,
+    OutputVariableType::Torque,        OutputVariableType::ConstraintEquation};
+/// What a SensorBody may ask of a body with a rotation coordinate (ObjectRotationalMass1D,
+/// ObjectRigidBody2D, ObjectRigidBody).
+inline constexpr OutputVariableType kRotatingBodyOutputs[] = {
+    OutputVariableType::Position,           OutputVariableType::Displacement,
+    OutputVariableType::Velocity,           OutputVariableType::Acceleration,
+    OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
+    OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
+    OutputVariableType::AngularAcceleration};
+
 /// What a body's hooks read besides its parameters: the layout, theta, the coordinates (null
 /// for ReferencePosition) and its object record (extra[0]: its node).
 struct BodyAccess {

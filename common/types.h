@@ -63,7 +63,7 @@ struct Mat3 {
 
 MBS_HD_INLINE Mat3 Identity3() { return Mat3{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; }
 MBS_HD_INLINE Mat3 Zero3() { return Mat3{{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}}; }
-MBS_HD_INLINE Vec3 operator*(const Mat3& A, const Vec3& v) {
+MBS_HD_FORCEINLINE Vec3 operator*(const Mat3& A, const Vec3& v) {
   return Vec3{{A.m[0][0] * v[0] + A.m[0][1] * v[1] + A.m[0][2] * v[2],
                A.m[1][0] * v[0] + A.m[1][1] * v[1] + A.m[1][2] * v[2],
                A.m[2][0] * v[0] + A.m[2][1] * v[1] + A.m[2][2] * v[2]}};

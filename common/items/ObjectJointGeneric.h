@@ -23,17 +23,7 @@ struct ObjectJointGeneric : ObjectJointGenericParams {
   using Params = ObjectJointGenericParams;
   static constexpr const char* typeName = "ObjectJointGeneric";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
-  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
-                                                   OutputVariableType::Velocity,
-                                                   OutputVariableType::DisplacementLocal,
-                                                   OutputVariableType::VelocityLocal,
-                                                   OutputVariableType::Rotation,
-                                                   OutputVariableType::AngularVelocityLocal,
-                                                   OutputVariableType::ForceLocal,
-                                                   OutputVariableType::TorqueLocal,
-                                                   OutputVariableType::Force,
-                                                   OutputVariableType::Torque,
-                                                   OutputVariableType::ConstraintEquation};
+  static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   std::array<int, 6> constrainedAxes{1, 1, 1, 1, 1, 1};

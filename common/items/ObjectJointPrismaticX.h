@@ -20,17 +20,7 @@ struct ObjectJointPrismaticX : ObjectJointPrismaticXParams {
   using Params = ObjectJointPrismaticXParams;
   static constexpr const char* typeName = "ObjectJointPrismaticX";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
-  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
-                                                   OutputVariableType::Velocity,
-                                                   OutputVariableType::DisplacementLocal,
-                                                   OutputVariableType::VelocityLocal,
-                                                   OutputVariableType::Rotation,
-                                                   OutputVariableType::AngularVelocityLocal,
-                                                   OutputVariableType::ForceLocal,
-                                                   OutputVariableType::TorqueLocal,
-                                                   OutputVariableType::Force,
-                                                   OutputVariableType::Torque,
-                                                   OutputVariableType::ConstraintEquation};
+  static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   bool activeConnector = true;

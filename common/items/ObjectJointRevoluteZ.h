@@ -20,17 +20,7 @@ struct ObjectJointRevoluteZ : ObjectJointRevoluteZParams {
   using Params = ObjectJointRevoluteZParams;
   static constexpr const char* typeName = "ObjectJointRevoluteZ";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
-  static constexpr OutputVariableType outputs[] = {OutputVariableType::Position,
-                                                   OutputVariableType::Velocity,
-                                                   OutputVariableType::DisplacementLocal,
-                                                   OutputVariableType::VelocityLocal,
-                                                   OutputVariableType::Rotation,
-                                                   OutputVariableType::AngularVelocityLocal,
-                                                   OutputVariableType::ForceLocal,
-                                                   OutputVariableType::TorqueLocal,
-                                                   OutputVariableType::Force,
-                                                   OutputVariableType::Torque,
-                                                   OutputVariableType::ConstraintEquation};
+  static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   bool activeConnector = true;

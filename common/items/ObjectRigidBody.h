@@ -25,12 +25,7 @@ struct ObjectRigidBody : ObjectRigidBodyParams {
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
-  static constexpr OutputVariableType bodyOutputs[] = {
-      OutputVariableType::Position,           OutputVariableType::Displacement,
-      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
-      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
-      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
-      OutputVariableType::AngularAcceleration};
+  static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
   NodeIndex nodeNumber;
   /// The node's kinematics moved to the body point: pos = p + A lp, vel = p_t + A (omegaLocal x

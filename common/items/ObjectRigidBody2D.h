@@ -23,12 +23,7 @@ struct ObjectRigidBody2D : ObjectRigidBody2DParams {
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
-  static constexpr OutputVariableType bodyOutputs[] = {
-      OutputVariableType::Position,           OutputVariableType::Displacement,
-      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
-      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
-      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
-      OutputVariableType::AngularAcceleration};
+  static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
   NodeIndex nodeNumber;
   /// The node's frame moved to lp. The planar rotation is written out (K.A = RotZ, K.omega =

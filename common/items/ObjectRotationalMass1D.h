@@ -22,12 +22,7 @@ struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
-  static constexpr OutputVariableType bodyOutputs[] = {
-      OutputVariableType::Position,           OutputVariableType::Displacement,
-      OutputVariableType::Velocity,           OutputVariableType::Acceleration,
-      OutputVariableType::RotationMatrix,     OutputVariableType::Rotation,
-      OutputVariableType::AngularVelocity,    OutputVariableType::AngularVelocityLocal,
-      OutputVariableType::AngularAcceleration};
+  static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
   NodeIndex nodeNumber;
   /// A point at lp in the reference frame turned by the node's angle about its z-axis.
