@@ -22,6 +22,15 @@ MBS_HD_INLINE ObjectCategory CategoryOf(ObjectKind k) {
   }
 }
 
+/// Number of object items of category c.
+constexpr int ObjectItemCount(ObjectCategory c) {
+  int n = 0;
+#define MBS_COUNT_CASE(Type, Kind) n += Type::category == c ? 1 : 0;
+  MBS_OBJECT_ITEMS(MBS_COUNT_CASE)
+#undef MBS_COUNT_CASE
+  return n;
+}
+
 namespace detail {
 template <class T, class = void> struct ParamsOf {
   MBS_HD_INLINE static const Real* At(const Real* p) { return p; }
@@ -56,6 +65,9 @@ template <class T> using ParamsArg = decltype(ItemParams<T>(nullptr));
 MBS_DEFINE_HOOK_TEST(HasPositionLaw,
                      (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<PositionConnectorState&>(), true),
                       T::outputs));
+MBS_DEFINE_HOOK_TEST(HasRigidConnectorLaw,
+                     (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<RigidConnectorState&>(), true),
+                      T::LocalRHS(std::declval<const RigidConnectorState&>(), std::declval<Real*>())));
 MBS_DEFINE_HOOK_TEST(HasEquations, T::Equations(std::declval<const ConstraintAccess&>(), std::declval<ParamsArg<T>>(),
                                                 std::declval<ConstraintEval&>()));
 MBS_DEFINE_HOOK_TEST(HasResidual, T::Residual(std::declval<const ConstraintAccess&>(), std::declval<ParamsArg<T>>(),
@@ -76,6 +88,29 @@ struct PositionLawHook {
     if constexpr (T::category == ObjectCategory::PositionConnector) {
       static_assert(detail::HasPositionLaw<T>::value, "a PositionConnector item declares outputs and Evaluate");
       T::Evaluate(ItemParams<T>(p), s, active);
+      return true;
+    }
+    return false;
+  }
+};
+
+/// Hook: the law of a rigid connector.
+struct RigidConnectorLawHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const Real* p, RigidConnectorState& s, bool active) {
+    if constexpr (T::category == ObjectCategory::RigidConnector) {
+      static_assert(detail::HasRigidConnectorLaw<T>::value, "a RigidConnector item declares Evaluate and LocalRHS");
+      T::Evaluate(ItemParams<T>(p), s, active);
+      return true;
+    }
+    return false;
+  }
+};
+
+/// Hook: the generalized forces of an (active) rigid connector on its markers' coordinates.
+struct RigidConnectorRHSHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const RigidConnectorState& s, Real* fLoc) {
+    if constexpr (T::category == ObjectCategory::RigidConnector) {
+      T::LocalRHS(s, fLoc);
       return true;
     }
     return false;

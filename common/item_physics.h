@@ -20,6 +20,15 @@
 ///                          the equations into ae and the reactions -C_q^T lambda into f
 ///                          with Equations' values but without forming C_q (a fast path);
 ///                          false: not handled (then Equations is used)
+/// RigidConnector (force/torque law between two Position+Orientation markers):
+///   static void Evaluate(const Params& p, RigidConnectorState& s, bool active);
+///                          s.k0, s.k1 given; fills the joint-frame quantities and, when
+///                          active, forceLocal/torqueLocal
+///   static void LocalRHS(const RigidConnectorState& s, Real* fLoc);   applies them (active only)
+/// CoordinateConnector (force law between two coordinates):
+///   static Real Force(const Params& p, Real dq, Real dv);   dq = q1 - q0, dv = v1 - v0
+///   static void ForceDerivatives(const Params& p, Real& dFdq, Real& dFdv);
+///                          (the force list applies the one item of this category directly)
 /// Ground and Body (points attached to the body, at local position lp):
 ///   static void PointKinematics(const BodyAccess& b, params, const Vec3& lp, Kinematics& K);
 ///   static Vec3 ReferencePosition(const BodyAccess& b, params, const Vec3& lp);   at q = 0
@@ -57,6 +66,35 @@ struct PositionConnectorState {
   Vec3 displacement;  ///< OutputVariableType::Displacement
   Vec3 velocity;      ///< OutputVariableType::Velocity
   Real distance;      ///< OutputVariableType::Distance
+};
+
+/// State of a rigid connector: the kinematics of its markers (given) and its law's joint-frame
+/// quantities (joint frame J0 = A0 rotationMarker0 for the rigid-body and torsional
+/// spring-dampers, the frame of marker 0 for the linear spring-damper).
+struct RigidConnectorState {
+  Kinematics k0, k1;
+  Mat3 A0all;        ///< J0 orientation (global)
+  Vec3 dispLocal;    ///< J0 components of p1 - p0
+  Vec3 velLocal;     ///< J0 components of v1 - v0
+  Vec3 rotLocal;     ///< Tait-Bryan xyz angles of the relative rotation J0 -> J1 (each > pi shifted by -2 pi)
+  Vec3 angVelLocal;  ///< J0 components of omega1 - omega0
+  Vec3 forceLocal;   ///< force in J0 (rigid-body spring-damper), or [f, 0, 0] (linear: scalar force)
+  Vec3 torqueLocal;  ///< torque in J0 (rigid-body spring-damper), or [0, 0, torque] (torsional)
+  Real scalar;       ///< torsional: angle; linear: displacement along the axis
+  Real scalar_t;     ///< torsional: angular velocity about z; linear: velocity along the axis
+  Vec3 axis;         ///< linear: global axis A0 axisMarker0
+  /// The joint-frame kinematics from J0 = A0all and J1 = A1all (the rigid-body and torsional
+  /// spring-dampers): relative rotation angles, angular velocity, displacement and velocity.
+  MBS_HD_INLINE void JointFrameKinematics(const Mat3& A1all) {
+    const Mat3 rel = Transpose(A0all) * A1all;
+    rotLocal = RotationMatrix2RotXYZ(rel);
+    const Real pi = 3.14159265358979323846;
+    for (int i = 0; i < 3; ++i)
+      if (rotLocal[i] > pi) rotLocal[i] -= 2 * pi;
+    angVelLocal = MultT(A0all, k1.omega - k0.omega);
+    dispLocal = MultT(A0all, k1.pos - k0.pos);
+    velLocal = MultT(A0all, k1.vel - k0.vel);
+  }
 };
 
 /// The typed parameters of an item whose Real fields are a fixed-size Params struct, read in

@@ -138,6 +138,16 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
 /// (body's) frame (Exudyn's A_t u).
 MBS_HD_INLINE Vec3 BodyVectorRate(const Kinematics& k, const Vec3& u) { return k.A * Cross(k.omegaLocal, u); }
 
+/// Adds Jᵀ f of a marker's kinematics into fLoc (at local offset `off`): a force f at the
+/// marker's point.
+MBS_HD_INLINE void AddPositionForce(const Kinematics& k, const Vec3& f, Real* fLoc, int off) {
+  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jpos[0][j] * f[0] + k.Jpos[1][j] * f[1] + k.Jpos[2][j] * f[2];
+}
+/// Adds Jrotᵀ m: a torque m on the marker's frame.
+MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int off) {
+  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jrot[0][j] * m[0] + k.Jrot[1][j] * m[1] + k.Jrot[2][j] * m[2];
+}
+
 /// True if the ObjectRigidBody2D whose parameters start at p (mass, inertia, centre of mass
 /// x, y) has its centre of mass at the node: then its mass matrix is the constant diag(m, m, J)
 /// and it has no velocity terms.

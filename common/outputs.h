@@ -311,7 +311,9 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     Real val = 0;
     if (ovt == OVT::Displacement) val = q1 - q0;
     else if (ovt == OVT::Velocity) val = v1 - v0;
-    else if (ovt == OVT::Force) val = CoordinateSpringDamperForce(p, q1 - q0, v1 - v0);
+    else if (ovt == OVT::Force)
+      val = ObjectConnectorCoordinateSpringDamper::Force(ParamsAt<ObjectConnectorCoordinateSpringDamper>(p), q1 - q0,
+                                                         v1 - v0);
     else return 0;
     if (cap > 0) out[0] = val;
     return 1;

@@ -107,96 +107,19 @@ MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta,
 }
 
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.
-MBS_HD_INLINE bool IsRigidConnector(ObjectKind k) {
-  return k == ObjectKind::ConnectorRigidBodySpringDamper || k == ObjectKind::ConnectorTorsionalSpringDamper ||
-         k == ObjectKind::ConnectorLinearSpringDamper;
-}
+MBS_HD_INLINE bool IsRigidConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::RigidConnector; }
 
-/// Local quantities of a rigid connector (joint frame J0 = A0 rotationMarker0 for the rigid-body
-/// and torsional spring-dampers, the frame of marker 0 for the linear spring-damper).
-struct RigidConnectorState {
-  Kinematics k0, k1;
-  Mat3 A0all;        ///< J0 orientation (global)
-  Vec3 dispLocal;    ///< J0 components of p1 - p0
-  Vec3 velLocal;     ///< J0 components of v1 - v0
-  Vec3 rotLocal;     ///< Tait-Bryan xyz angles of the relative rotation J0 -> J1 (each > pi shifted by -2 pi)
-  Vec3 angVelLocal;  ///< J0 components of omega1 - omega0
-  Vec3 forceLocal;   ///< force in J0 (rigid-body spring-damper), or [f, 0, 0] (linear: scalar force)
-  Vec3 torqueLocal;  ///< torque in J0 (rigid-body spring-damper), or [0, 0, torque] (torsional)
-  Real scalar;       ///< torsional: angle; linear: displacement along the axis
-  Real scalar_t;     ///< torsional: angular velocity about z; linear: velocity along the axis
-  Vec3 axis;         ///< linear: global axis A0 axisMarker0
-};
-
-/// Evaluates a rigid connector's force law (forces are zero if the connector is inactive,
-/// the kinematic quantities are always computed).
+/// Evaluates a rigid connector: the kinematics of its markers, then its item's law (forces are
+/// zero if the connector is inactive, the kinematic quantities are always computed).
 MBS_HD_INLINE void EvalRigidConnector(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
                                       RigidConnectorState& s) {
-  const Real* p = theta + L.object[obj].theta;
   const ObjectRecord o = GetObjectRecord(L, obj);
-  const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
   MarkerKinematics(L, theta, q, v, o.extra[0], s.k0);
   MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
-  const bool active = o.extra[2] != 0;
-  const Vec3 dp = s.k1.pos - s.k0.pos;
-  const Vec3 dv = s.k1.vel - s.k0.vel;
   s.forceLocal = s.torqueLocal = s.axis = MakeVec3(0, 0, 0);
   s.scalar = s.scalar_t = 0;
-  if (kind == ObjectKind::ConnectorLinearSpringDamper) {
-    // p: stiffness, damping, axisMarker0[3], offset, velocityOffset, force
-    s.A0all = s.k0.A;
-    s.axis = s.k0.A * LoadVec3(p + 2);
-    s.scalar = Dot(s.axis, dp);
-    s.scalar_t = Dot(s.axis, dv);
-    s.dispLocal = MultT(s.A0all, dp);
-    s.velLocal = MultT(s.A0all, dv);
-    s.rotLocal = s.angVelLocal = MakeVec3(0, 0, 0);
-    if (active) s.forceLocal[0] = p[0] * (s.scalar - p[5]) + p[1] * (s.scalar_t - p[6]) + p[7];
-    return;
-  }
-  // rigid-body spring-damper p: stiffness[36], damping[36], rotationMarker0[9] (at 72), rotationMarker1[9], offset[6]
-  // torsional spring-damper p: stiffness, damping, rotationMarker0[9] (at 2), rotationMarker1[9], offset, velocityOffset, torque
-  const int r0 = kind == ObjectKind::ConnectorRigidBodySpringDamper ? 72 : 2;
-  s.A0all = s.k0.A * LoadMat3(p + r0);
-  const Mat3 A1all = s.k1.A * LoadMat3(p + r0 + 9);
-  const Mat3 rel = Transpose(s.A0all) * A1all;
-  s.rotLocal = RotationMatrix2RotXYZ(rel);
-  const Real pi = 3.14159265358979323846;
-  for (int i = 0; i < 3; ++i)
-    if (s.rotLocal[i] > pi) s.rotLocal[i] -= 2 * pi;
-  s.angVelLocal = MultT(s.A0all, s.k1.omega - s.k0.omega);
-  s.dispLocal = MultT(s.A0all, dp);
-  s.velLocal = MultT(s.A0all, dv);
-  if (kind == ObjectKind::ConnectorTorsionalSpringDamper) {
-    s.scalar = s.rotLocal[2];
-    s.scalar_t = s.angVelLocal[2];
-    if (active) s.torqueLocal[2] = p[0] * (s.scalar - p[20]) + p[1] * (s.scalar_t - p[21]) + p[22];
-    return;
-  }
-  if (!active) return;
-  const Real u[6] = {s.dispLocal[0] - p[90], s.dispLocal[1] - p[91], s.dispLocal[2] - p[92],
-                     s.rotLocal[0] - p[93],  s.rotLocal[1] - p[94],  s.rotLocal[2] - p[95]};
-  const Real w[6] = {s.velLocal[0], s.velLocal[1], s.velLocal[2], s.angVelLocal[0], s.angVelLocal[1], s.angVelLocal[2]};
-  for (int i = 0; i < 6; ++i) {
-    Real f = 0;
-    for (int j = 0; j < 6; ++j) f += p[i * 6 + j] * u[j] + p[36 + i * 6 + j] * w[j];
-    if (i < 3) s.forceLocal[i] = f;
-    else s.torqueLocal[i - 3] = f;
-  }
-}
-
-/// Adds Jᵀ f of a marker's kinematics into fLoc (at local offset `off`).
-MBS_HD_INLINE void AddPositionForce(const Kinematics& k, const Vec3& f, Real* fLoc, int off) {
-  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jpos[0][j] * f[0] + k.Jpos[1][j] * f[1] + k.Jpos[2][j] * f[2];
-}
-MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int off) {
-  for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jrot[0][j] * m[0] + k.Jrot[1][j] * m[1] + k.Jrot[2][j] * m[2];
-}
-
-/// Force of ObjectConnectorCoordinateSpringDamper (p: stiffness, damping, offset) for the
-/// coordinate difference dq = q1 - q0 and velocity difference dv.
-MBS_HD_INLINE Real CoordinateSpringDamperForce(const Real* p, Real dq, Real dv) {
-  return p[0] * (dq - p[2]) + p[1] * dv;
+  DispatchObject<RigidConnectorLawHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta, s,
+                                        o.extra[2] != 0);
 }
 
 /// Local right-hand side of a position or rigid connector over [marker0 coords, marker1 coords].
@@ -211,24 +134,9 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
     AddPositionForce(s.k0, s.force, fLoc, 0);
     AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
   } else if (IsRigidConnector(kind)) {
-    // the connector force/torque (global) acts against the relative motion on marker 1 and
-    // with it on marker 0
     RigidConnectorState s;
     EvalRigidConnector(L, theta, q, v, obj, s);
-    if (!o.extra[2]) return;
-    if (kind == ObjectKind::ConnectorLinearSpringDamper) {
-      const Vec3 f = s.forceLocal[0] * s.axis;
-      AddPositionForce(s.k0, f, fLoc, 0);
-      AddPositionForce(s.k1, -f, fLoc, s.k0.n);
-      return;
-    }
-    const Vec3 f = s.A0all * s.forceLocal, m = s.A0all * s.torqueLocal;
-    if (kind == ObjectKind::ConnectorRigidBodySpringDamper) {
-      AddPositionForce(s.k0, f, fLoc, 0);
-      AddPositionForce(s.k1, -f, fLoc, s.k0.n);
-    }
-    AddTorque(s.k0, m, fLoc, 0);
-    AddTorque(s.k1, -m, fLoc, s.k0.n);
+    if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
   }
 }
 
@@ -399,6 +307,12 @@ MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) 
   return true;
 }
 
+// The force list's CoordinateSpringDamper entries (and their Jacobian and sensor values) apply
+// the one coordinate connector's law without a dispatch per step; a second CoordinateConnector
+// item needs its own entry.
+static_assert(ObjectItemCount(ObjectCategory::CoordinateConnector) == 1,
+              "the force list knows one CoordinateConnector item (ObjectConnectorCoordinateSpringDamper)");
+
 /// The ODE2 force list of a layout (see layout_records.h): the entries ComputeODE2RHS walks,
 /// objects then loads in item order, without the items that never add to the right-hand side
 /// (mass points, constraints, inactive coordinate spring-dampers, coordinate loads on ground),
@@ -471,7 +385,8 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         const int g0 = e[2], g1 = e[3];
         const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
         const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
-        const Real force = CoordinateSpringDamperForce(p, dq, dv);
+        const Real force =
+            ObjectConnectorCoordinateSpringDamper::Force(ParamsAt<ObjectConnectorCoordinateSpringDamper>(p), dq, dv);
         if (g0 >= 0) f[g0] += force;
         if (g1 >= 0) f[g1] -= force;
         break;
@@ -643,11 +558,13 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
     }
     if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
       if (!o.extra[2]) continue;
-      const Real* p = theta + L.object[i].theta;
       const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
       const int n1 = GetMarkerRecord(L, o.extra[1]).nCoords;
-      // f0 = +k(q1-q0-off) + d(v1-v0), f1 = -(...)
-      const Real c = factorQ * p[0] + factorV * p[1];
+      // f0 = +Force(q1 - q0, v1 - v0), f1 = -Force: c = factorQ dForce/ddq + factorV dForce/ddv
+      Real dFdq, dFdv;
+      ObjectConnectorCoordinateSpringDamper::ForceDerivatives(
+          ParamsAt<ObjectConnectorCoordinateSpringDamper>(theta + L.object[i].theta), dFdq, dFdv);
+      const Real c = factorQ * dFdq + factorV * dFdv;
       if (n0) J.add(o.ltgODE2[0], o.ltgODE2[0], -c);
       if (n1) J.add(o.ltgODE2[n0], o.ltgODE2[n0], -c);
       if (n0 && n1) {

@@ -1,5 +1,6 @@
 /// @file ObjectConnectorTorsionalSpringDamper.h
-/// The item ObjectConnectorTorsionalSpringDamper: its fields (Exudyn's names, defaults and rules).
+/// The item ObjectConnectorTorsionalSpringDamper: its fields (Exudyn's names, defaults and rules),
+/// its typed parameters, its torque law and its outputs.
 #pragma once
 
 #include "common/item_physics.h"
@@ -7,23 +8,44 @@
 
 namespace mbsweep {
 
+/// The Real fields of ObjectConnectorTorsionalSpringDamper, in Fields() order (its theta slots).
+struct ObjectConnectorTorsionalSpringDamperParams {
+  Real stiffness = 0, damping = 0;
+  Matrix3D rotationMarker0, rotationMarker1;
+  Real offset = 0, velocityOffset = 0, torque = 0;
+};
+
 /// Torsional spring-damper about the z-axis of the joint frame J0 = A0 rotationMarker0 between
 /// two Orientation markers: the angle is the third Tait-Bryan xyz angle of the relative
 /// rotation (A0 R0)^T (A1 R1), i.e. atan2 of its (1,0) and (0,0) entries, in (-pi, pi]; the
 /// angular velocity is the J0 z-component of omega1 - omega0;
 /// torque = stiffness (angle - offset) + damping (omega - velocityOffset) + torque, about the
 /// global J0 z-axis, restoring on marker 1 and opposite on marker 0.
-struct ObjectConnectorTorsionalSpringDamper {
+struct ObjectConnectorTorsionalSpringDamper : ObjectConnectorTorsionalSpringDamperParams {
+  using Params = ObjectConnectorTorsionalSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorTorsionalSpringDamper";
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   static constexpr OutputVariableType outputs[] = {
       OutputVariableType::Rotation, OutputVariableType::AngularVelocityLocal, OutputVariableType::TorqueLocal};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
-  Real stiffness = 0, damping = 0;
-  Matrix3D rotationMarker0, rotationMarker1;
-  Real offset = 0, velocityOffset = 0, torque = 0;
   bool activeConnector = true;
+  /// Joint-frame kinematics; the torque stiffness (angle - offset) + damping (angle_t -
+  /// velocityOffset) + torque about the J0 z-axis in torqueLocal[2].
+  MBS_HD_INLINE static void Evaluate(const Params& p, RigidConnectorState& s, bool active) {
+    s.A0all = s.k0.A * ToMat3(p.rotationMarker0);
+    s.JointFrameKinematics(s.k1.A * ToMat3(p.rotationMarker1));
+    s.scalar = s.rotLocal[2];
+    s.scalar_t = s.angVelLocal[2];
+    if (active)
+      s.torqueLocal[2] = p.stiffness * (s.scalar - p.offset) + p.damping * (s.scalar_t - p.velocityOffset) + p.torque;
+  }
+  /// The torque (global) on marker 0, its negative on marker 1.
+  MBS_HD_INLINE static void LocalRHS(const RigidConnectorState& s, Real* fLoc) {
+    const Vec3 m = s.A0all * s.torqueLocal;
+    AddTorque(s.k0, m, fLoc, 0);
+    AddTorque(s.k1, -m, fLoc, s.k0.n);
+  }
   template <class V> void Fields(V& v) {
     v("markerNumbers", markerNumbers);
     v("stiffness", stiffness, Rule::Real);
