@@ -56,6 +56,20 @@ template <class Hook, class... Args> MBS_HD_FORCEINLINE bool DispatchObject(Obje
   }
 }
 
+/// As DispatchObject, but over only the items T with Selected<T>::value, as an if-chain in item
+/// order (for hot paths where a few kinds have the hook: a compare or two instead of a switch
+/// over all kinds); false for the other kinds.
+template <template <class> class Selected, class Hook, class... Args>
+MBS_HD_FORCEINLINE bool DispatchSelected(ObjectKind k, Args&&... args) {
+#define MBS_SELECTED_CASE(Type, Kind)                                     \
+  if constexpr (Selected<Type>::value) {                                  \
+    if (k == ObjectKind::Kind) return Hook::template Call<Type>(args...); \
+  }
+  MBS_OBJECT_ITEMS(MBS_SELECTED_CASE)
+#undef MBS_SELECTED_CASE
+  return false;
+}
+
 // Detection of the hooks (item_physics.h lists them).
 #define MBS_DEFINE_HOOK_TEST(Test, Expression)                       \
   template <class T, class = void> struct Test : std::false_type {}; \
@@ -68,6 +82,18 @@ MBS_DEFINE_HOOK_TEST(HasPositionLaw,
 MBS_DEFINE_HOOK_TEST(HasRigidConnectorLaw,
                      (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<RigidConnectorState&>(), true),
                       T::LocalRHS(std::declval<const RigidConnectorState&>(), std::declval<Real*>())));
+/// A sink for the detection of AddConstantMass.
+struct NullSink {
+  MBS_HD_INLINE void add(int, int, Real) {}
+};
+MBS_DEFINE_HOOK_TEST(HasBodyMass,
+                     (T::coordinateDependentMass, T::massLoadCoordinates, T::ConstantMass(std::declval<ParamsArg<T>>()),
+                      T::AddConstantMass(std::declval<ParamsArg<T>>(), std::declval<const int*>(), 0,
+                                         std::declval<NullSink&>())));
+MBS_DEFINE_HOOK_TEST(HasVaryingMass, (T::LocalMass(std::declval<const BodyAccess&>(), std::declval<ParamsArg<T>>(),
+                                                   std::declval<Real*>()),
+                                      T::QuadraticVelocity(std::declval<const BodyAccess&>(),
+                                                           std::declval<ParamsArg<T>>(), std::declval<Real*>())));
 MBS_DEFINE_HOOK_TEST(HasEquations, T::Equations(std::declval<const ConstraintAccess&>(), std::declval<ParamsArg<T>>(),
                                                 std::declval<ConstraintEval&>()));
 MBS_DEFINE_HOOK_TEST(HasResidual, T::Residual(std::declval<const ConstraintAccess&>(), std::declval<ParamsArg<T>>(),
@@ -142,6 +168,56 @@ struct PointKinematicsHook {
   }
 };
 
+/// Hooks of a body's mass (category Body): its traits, its constant mass, its local mass matrix
+/// and velocity terms (items whose mass may depend on the coordinates).
+template <class T> constexpr bool IsMassBodyItem() {
+  if constexpr (T::category == ObjectCategory::Body) {
+    static_assert(
+        detail::HasBodyMass<T>::value,
+        "a Body item declares coordinateDependentMass, massLoadCoordinates, ConstantMass and AddConstantMass");
+    static_assert(!T::coordinateDependentMass || detail::HasVaryingMass<T>::value,
+                  "a Body item with coordinateDependentMass declares LocalMass and QuadraticVelocity");
+    return true;
+  }
+  return false;
+}
+/// True for a Body item whose mass may depend on the coordinates (LocalMass, QuadraticVelocity).
+template <class T> constexpr bool IsVaryingMassItem() {
+  if constexpr (IsMassBodyItem<T>()) return T::coordinateDependentMass;
+  else return false;
+}
+struct CoordinateDependentMassHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call() { return IsVaryingMassItem<T>(); }
+};
+struct MassLoadCoordinatesHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(int& n) {
+    if constexpr (IsMassBodyItem<T>()) n = T::massLoadCoordinates;
+    return true;
+  }
+};
+template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
+struct ConstantMassHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const Real* p) { return T::ConstantMass(ItemParams<T>(p)); }
+};
+struct AddConstantMassHook {
+  template <class T, class Sink> MBS_HD_FORCEINLINE static bool Call(const Real* p, const int* ltg, int n, Sink& M) {
+    if constexpr (IsMassBodyItem<T>()) T::AddConstantMass(ItemParams<T>(p), ltg, n, M);
+    return true;
+  }
+};
+struct LocalMassHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const BodyAccess& b, const Real* p, Real* Mloc) {
+    if constexpr (IsVaryingMassItem<T>()) T::LocalMass(b, ItemParams<T>(p), Mloc);
+    return true;
+  }
+};
+struct QuadraticVelocityHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const BodyAccess& b, const Real* p, Real* fLoc) {
+    if constexpr (IsVaryingMassItem<T>()) T::QuadraticVelocity(b, ItemParams<T>(p), fLoc);
+    return true;
+  }
+};
+
 /// Hook: the position of a point attached to a body at q = 0.
 struct ReferencePositionHook {
   template <class T>
@@ -165,38 +241,24 @@ struct MassAndCenterHook {
   }
 };
 
-namespace detail {
-template <class T> MBS_HD_FORCEINLINE bool HasResidualFor(ObjectKind kind, ObjectKind itemKind) {
-  if constexpr (HasResidual<T>::value) return kind == itemKind;
-  else return false;
-}
-/// T's Residual for object obj; its record is read here, after the kind test, so that each
-/// item's fast path reads only the fields it uses.
-template <class T>
-MBS_HD_FORCEINLINE bool Residual(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
-                                 bool index2, int obj, const Real* lambda, AngleCache& angles, Real* f, Real* ae) {
-  if constexpr (HasResidual<T>::value) {
+/// Hook (optional): a constraint's residual without forming C_q, for object obj; its record is
+/// read here, after the kind test, so that each item's fast path reads only the fields it uses.
+struct ConstraintResidualHook {
+  template <class T>
+  MBS_HD_FORCEINLINE static bool Call(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                      bool index2, int obj, const Real* lambda, AngleCache& angles, Real* f, Real* ae) {
     const ConstraintAccess c{L, theta, t, q, v, GetObjectRecord(L, obj), index2};
     return T::Residual(c, ItemParams<T>(theta + L.object[obj].theta), lambda, angles, f, ae);
-  } else {
-    return false;
   }
-}
-}  // namespace detail
+};
 
 /// The residual of constraint object obj through its item's optional Residual hook (a fast
-/// path without C_q); false if it has none or it does not handle this case. Only the items with
-/// the hook are tested, in item order (an if-chain over a few kinds, not a switch over all).
+/// path without C_q); false if it has none or it does not handle this case.
 MBS_HD_FORCEINLINE bool ConstraintResidual(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                            bool index2, int obj, const Real* lambda, AngleCache& angles, Real* f,
                                            Real* ae) {
-  const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
-#define MBS_RESIDUAL_CASE(Type, Kind)                       \
-  if (detail::HasResidualFor<Type>(kind, ObjectKind::Kind)) \
-    return detail::Residual<Type>(L, theta, t, q, v, index2, obj, lambda, angles, f, ae);
-  MBS_OBJECT_ITEMS(MBS_RESIDUAL_CASE)
-#undef MBS_RESIDUAL_CASE
-  return false;
+  return DispatchSelected<detail::HasResidual, ConstraintResidualHook>(
+      static_cast<ObjectKind>(L.object[obj].kind), L, theta, t, q, v, index2, obj, lambda, angles, f, ae);
 }
 
 /// Evaluates the force law of position connector `kind` with parameters p (its theta slots).
@@ -254,6 +316,58 @@ MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int
   DispatchObject<MassAndCenterHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta, mass,
                                     com);
   return mass;
+}
+
+/// True for a body whose mass matrix may depend on the coordinates (and which then has
+/// velocity terms): its item's coordinateDependentMass.
+MBS_HD_INLINE bool CoordinateDependentMass(ObjectKind k) { return DispatchObject<CoordinateDependentMassHook>(k); }
+
+/// Translational coordinates of a body that a mass-proportional load acting at its node (the
+/// centre of mass at the node) enters: its item's massLoadCoordinates; 0 for other objects.
+MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
+  int n = 0;
+  DispatchObject<MassLoadCoordinatesHook>(k, n);
+  return n;
+}
+
+/// ConstantMass of body obj whose item has coordinateDependentMass (false for other objects).
+MBS_HD_INLINE bool VaryingBodyMassIsConstant(const LayoutView& L, const Real* theta, int obj) {
+  return DispatchSelected<VaryingMassItem, ConstantMassHook>(static_cast<ObjectKind>(L.object[obj].kind),
+                                                             theta + L.object[obj].theta);
+}
+
+/// True if body obj's mass matrix is constant for its parameters (always, unless its item has
+/// coordinateDependentMass: then its ConstantMass).
+MBS_HD_INLINE bool BodyMassIsConstant(const LayoutView& L, const Real* theta, int obj) {
+  return !CoordinateDependentMass(static_cast<ObjectKind>(L.object[obj].kind)) ||
+         VaryingBodyMassIsConstant(L, theta, obj);
+}
+
+/// Adds the constant mass matrix of body obj (BodyMassIsConstant) to sink M.
+template <class Sink> MBS_HD_INLINE void AddConstantBodyMass(const LayoutView& L, const Real* theta, int obj, Sink& M) {
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  DispatchObject<AddConstantMassHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta,
+                                      o.ltgODE2, o.nLocalODE2, M);
+}
+
+/// Local mass matrix of a body whose mass matrix depends on the coordinates (its item's
+/// LocalMass); Mloc has nLocalODE2^2 entries, row-major.
+MBS_HD_NOINLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  const int n = o.nLocalODE2;
+  for (int i = 0; i < n * n; ++i) Mloc[i] = 0;
+  const BodyAccess b{L, theta, q, nullptr, o};
+  DispatchObject<LocalMassHook>(static_cast<ObjectKind>(L.object[obj].kind), b, theta + L.object[obj].theta, Mloc);
+}
+
+/// Local right-hand side of a body (its item's QuadraticVelocity); fLoc has nLocalODE2 entries.
+MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
+                                Real* fLoc) {
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
+  const BodyAccess b{L, theta, q, v, o};
+  DispatchObject<QuadraticVelocityHook>(static_cast<ObjectKind>(L.object[obj].kind), b, theta + L.object[obj].theta,
+                                        fLoc);
 }
 
 }  // namespace mbsweep

@@ -148,11 +148,6 @@ MBS_HD_INLINE void AddTorque(const Kinematics& k, const Vec3& m, Real* fLoc, int
   for (int j = 0; j < k.n; ++j) fLoc[off + j] += k.Jrot[0][j] * m[0] + k.Jrot[1][j] * m[1] + k.Jrot[2][j] * m[2];
 }
 
-/// True if the ObjectRigidBody2D whose parameters start at p (mass, inertia, centre of mass
-/// x, y) has its centre of mass at the node: then its mass matrix is the constant diag(m, m, J)
-/// and it has no velocity terms.
-MBS_HD_INLINE bool PlanarCenterOfMassAtNode(const Real* p) { return p[2] == 0 && p[3] == 0; }
-
 MBS_SCALAR_LOOPS_BEGIN  // the planar joints' residual (hostdevice.h)
     /// Planar part of a marker's kinematics: global x and y of position and velocity and the x and
     /// y rows of the position Jacobian over the node's n coordinates (what a revolute 2D joint's

@@ -102,7 +102,8 @@ MBS_HD_INLINE SensorRecord GetSensorRecord(const LayoutView& L, int i) {
 /// Kind of an ODE2 force-list entry [kind, item, a, b]; item is an object or load index.
 enum class ForceEntry : int {
   CoordinateSpringDamper = 0,  ///< active coordinate spring-damper; a, b: global ODE2 index of each side (-1: ground)
-  LocalObject = 1,             ///< body or connector with a local right-hand side
+  LocalObject = 1,             ///< body or connector with a local right-hand side; a: 1 for a body (its
+                               ///< velocity terms depend on its parameters: ConstantMass)
   GenericODE2 = 2,             ///< ObjectGenericODE2 (its K, D, F)
   CoordinateLoad = 3,          ///< LoadCoordinate on a node coordinate; a: its global ODE2 index
   Load = 4,                    ///< force, torque or mass-proportional load
@@ -122,8 +123,9 @@ enum class PlanarMarker : int {
   groundBody = 1,  ///< body marker on ObjectGround (item: the object)
   groundNode = 2,  ///< node marker on NodePointGround (item: the node)
   node = 3,        ///< node marker on NodePoint2D or NodeRigidBody2D (item: the node)
-  massPoint = 4,   ///< body marker on ObjectMassPoint2D on a NodePoint2D (item: its node; localPosition is a fixed offset)
-  rigidBody = 5,   ///< body marker on ObjectRigidBody2D (item: its node; localPosition turns with it)
+  massPoint =
+      4,  ///< body marker on ObjectMassPoint2D on a NodePoint2D (item: its node; localPosition is a fixed offset)
+  rigidBody = 5,  ///< body marker on ObjectRigidBody2D (item: its node; localPosition turns with it)
 };
 constexpr int kPlanarMarkerInts = 5;
 

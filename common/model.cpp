@@ -853,7 +853,7 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
     // the planar rigid body's mass matrix depends on the angle when its centre of mass is
     // offset (a theta parameter a study may vary, so never assume constancy); the 3D rigid
     // body's depends on its rotation parameters
-    if (ok == ObjectKind::RigidBody2D || ok == ObjectKind::RigidBody) L.constantMassMatrix = false;
+    if (CoordinateDependentMass(ok)) L.constantMassMatrix = false;
     const int aeBegin = o.nAE ? L.nAE : -1;
     for (int k = 0; k < o.nAE; ++k) {
       L.aeOwnerObject.push_back(static_cast<int>(i));

@@ -29,62 +29,8 @@ struct NumDiff {
 // right-hand side (quadratic velocity terms).
 // ------------------------------------------------------------------------------------------
 
-/// True for bodies with a node and a mass matrix (see ComputeMassMatrix).
-MBS_HD_INLINE bool IsMassBody(ObjectKind k) {
-  return k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
-         k == ObjectKind::RotationalMass1D || k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody;
-}
-
-/// Local mass matrix of a body whose mass matrix is not diagonal (ObjectRigidBody2D with a
-/// centre-of-mass offset, ObjectRigidBody); Mloc has nLocalODE2^2 entries. Diagonal mass
-/// contributions are added directly by ComputeMassMatrix.
-MBS_HD_NOINLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {
-  const Real* p = theta + L.object[obj].theta;
-  const ObjectRecord o = GetObjectRecord(L, obj);
-  const int n = o.nLocalODE2;
-  for (int i = 0; i < n * n; ++i) Mloc[i] = 0;
-  switch (static_cast<ObjectKind>(L.object[obj].kind)) {
-    case ObjectKind::RigidBody2D: {
-      const Real m = p[0], J = p[1];
-      Mloc[0] = Mloc[4] = m;
-      Mloc[8] = J;
-      const int node = o.extra[0];
-      const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
-      const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);
-      Mloc[2] = Mloc[6] = -m * c[1];
-      Mloc[5] = Mloc[7] = m * c[0];
-      break;
-    }
-    case ObjectKind::RigidBody: {  // p: mass, inertia[6] (about the reference point), centre of mass[3]
-      Real rot[kRigidMaxRotPar];
-      const int nRot = RigidNodeRotation(L, theta, q, q, o.extra[0], rot, nullptr);
-      RigidBodyMassMatrix(nRot, rot, p[0], p + 1, LoadVec3(p + 7), Mloc);
-      break;
-    }
-    default: break;
-  }
-}
-
-/// Local right-hand side of a body (quadratic velocity vector); fLoc has nLocalODE2 entries.
-MBS_HD_INLINE void BodyLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                Real* fLoc) {
-  const ObjectRecord o = GetObjectRecord(L, obj);
-  for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
-  if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody2D) {
-    const Real* p = theta + L.object[obj].theta;
-    const int node = o.extra[0];
-    const Real phi = theta[L.node[node].theta + 2] + q[o.ltgODE2[2]];
-    const Real w = v[o.ltgODE2[2]];
-    const Vec3 c = RotZ(phi) * MakeVec3(p[2], p[3], 0);
-    fLoc[0] = p[0] * w * w * c[0];
-    fLoc[1] = p[0] * w * w * c[1];
-  } else if (static_cast<ObjectKind>(L.object[obj].kind) == ObjectKind::RigidBody) {
-    const Real* p = theta + L.object[obj].theta;
-    Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
-    const int nRot = RigidNodeRotation(L, theta, q, v, o.extra[0], rot, rot_t);
-    RigidBodyQuadraticVelocity(nRot, rot, rot_t, p[0], p + 1, LoadVec3(p + 7), fLoc);
-  }
-}
+/// True for bodies with a node and a mass matrix (category Body; see ComputeMassMatrix).
+MBS_HD_INLINE bool IsMassBody(ObjectKind k) { return CategoryOf(k) == ObjectCategory::Body; }
 
 // ------------------------------------------------------------------------------------------
 // Connectors: force laws and their local right-hand side over [marker0 coords, marker1 coords].
@@ -152,22 +98,21 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, cons
 /// Object kinds whose right-hand side ObjectLocalRHS computes (coordinate spring-dampers and
 /// generic objects are added to the global vector directly).
 MBS_HD_INLINE bool HasLocalRHSKind(ObjectKind k) {
-  return k == ObjectKind::RigidBody2D || k == ObjectKind::RigidBody || IsPositionConnector(k) || IsRigidConnector(k);
+  return CoordinateDependentMass(k) || IsPositionConnector(k) || IsRigidConnector(k);
 }
 
-/// True if object obj has a local right-hand side that is not always zero: a planar rigid body
-/// has velocity terms only with its centre of mass off the node (skipping it saves the call).
+/// True if object obj has a local right-hand side that is not always zero: a body has velocity
+/// terms only while its mass matrix depends on the coordinates (a planar rigid body's only with
+/// its centre of mass off the node; skipping it saves the call).
 MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
-  if (k == ObjectKind::RigidBody2D) return !PlanarCenterOfMassAtNode(theta + L.object[obj].theta);
+  if (CoordinateDependentMass(k)) return !VaryingBodyMassIsConstant(L, theta, obj);
   return HasLocalRHSKind(k);
 }
 
-/// HasLocalRHS for a LocalObject entry of the force list, whose kind BuildForceList already
-/// checked with HasLocalRHSKind: only the planar rigid body's theta test remains (per step, no
-/// kind dispatch).
-MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, int obj) {
-  return static_cast<ObjectKind>(L.object[obj].kind) != ObjectKind::RigidBody2D ||
-         !PlanarCenterOfMassAtNode(theta + L.object[obj].theta);
+/// HasLocalRHS for a LocalObject entry e of the force list, whose kind BuildForceList already
+/// checked with HasLocalRHSKind: only a body's (e[2] = 1) ConstantMass test remains.
+MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, const int* e) {
+  return e[2] == 0 || !VaryingBodyMassIsConstant(L, theta, e[1]);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -203,14 +148,6 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
   }
   for (int i = 0; i < 3; ++i) out[i] = f[i];
   return 3;
-}
-
-/// Translational coordinates of a body that a mass-proportional load acting at its node
-/// enters (the centre of mass at the node): 3 or 2; 0 for other bodies.
-MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
-  return k == ObjectKind::MassPoint || k == ObjectKind::RigidBody       ? 3
-         : k == ObjectKind::MassPoint2D || k == ObjectKind::RigidBody2D ? 2
-                                                                        : 0;
 }
 
 /// True if a mass-proportional load on body obj acts at its node (centre of mass at the node, a
@@ -268,16 +205,8 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
-    if (k == ObjectKind::MassPoint || k == ObjectKind::MassPoint2D || k == ObjectKind::Mass1D ||
-        k == ObjectKind::RotationalMass1D) {  // diagonal: mass (or inertia) on each coordinate
-      const Real m = theta[L.object[i].theta];
-      if (m != 0)
-        for (int a = 0; a < o.nLocalODE2; ++a) M.add(o.ltgODE2[a], o.ltgODE2[a], m);
-    } else if (k == ObjectKind::RigidBody2D && PlanarCenterOfMassAtNode(theta + L.object[i].theta)) {
-      const Real* p = theta + L.object[i].theta;  // diag(m, m, J)
-      M.add(o.ltgODE2[0], o.ltgODE2[0], p[0]);
-      M.add(o.ltgODE2[1], o.ltgODE2[1], p[0]);
-      M.add(o.ltgODE2[2], o.ltgODE2[2], p[1]);
+    if (IsMassBody(k) && BodyMassIsConstant(L, theta, i)) {
+      AddConstantBodyMass(L, theta, i, M);
     } else if (IsMassBody(k)) {
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
@@ -295,15 +224,13 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
 }
 
 /// True if the mass matrix of system (L, theta) does not depend on q: the layout says so, or
-/// its only candidates, planar rigid bodies, all have their centre of mass at the node (a
-/// theta parameter, hence per system).
+/// its only candidates, bodies with coordinateDependentMass, all have a constant mass for their
+/// parameters (ConstantMass; a planar rigid body's centre of mass at the node), hence per system.
 MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
   if (L.constantMassMatrix) return true;
-  for (int i = 0; i < L.nObjects; ++i) {
-    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
-    if (k == ObjectKind::RigidBody) return false;
-    if (k == ObjectKind::RigidBody2D && !PlanarCenterOfMassAtNode(theta + L.object[i].theta)) return false;
-  }
+  for (int i = 0; i < L.nObjects; ++i)
+    if (CoordinateDependentMass(static_cast<ObjectKind>(L.object[i].kind)) && !VaryingBodyMassIsConstant(L, theta, i))
+      return false;
   return true;
 }
 
@@ -329,7 +256,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
                          n1 ? o.ltgODE2[n0] : -1});
     } else if (HasLocalRHSKind(k)) {
-      e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, 0, 0});
+      e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, CoordinateDependentMass(k) ? 1 : 0, 0});
     } else if (k == ObjectKind::GenericODE2) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
     }
@@ -392,7 +319,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         break;
       }
       case ForceEntry::LocalObject: {
-        if (!LocalEntryHasRHS(L, theta, i)) break;
+        if (!LocalEntryHasRHS(L, theta, e)) break;
         const ObjectRecord o = GetObjectRecord(L, i);
         ObjectLocalRHS(L, theta, q, v, i, loc);
         for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += loc[a];
@@ -478,10 +405,8 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
 /// of mass at its node). ComputeODE2RHSFromConstant is then fConstant itself.
 MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) {
   const int* e = L.ints + L.variableForceList;
-  for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts) {
-    const int i = e[1];
-    if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject || LocalEntryHasRHS(L, theta, i)) return false;
-  }
+  for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts)
+    if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject || LocalEntryHasRHS(L, theta, e)) return false;
   return true;
 }
 

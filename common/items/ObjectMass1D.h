@@ -20,7 +20,9 @@ struct ObjectMass1D : ObjectMass1DParams {
   using Params = ObjectMass1DParams;
   static constexpr const char* typeName = "ObjectMass1D";
   static constexpr ObjectCategory category = ObjectCategory::Body;
-  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  static constexpr bool coordinateDependentMass = false;  ///< M = const (ConstantMass)
+  static constexpr int massLoadCoordinates = 0;  ///< a mass-proportional load at the node enters no coordinates
+  static constexpr bool hasOrientation = true;   ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
   static constexpr OutputVariableType bodyOutputs[] = {OutputVariableType::Position, OutputVariableType::Displacement,
                                                        OutputVariableType::Velocity, OutputVariableType::Acceleration,
@@ -48,6 +50,12 @@ struct ObjectMass1D : ObjectMass1DParams {
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
     com = MakeVec3(0, 0, 0);
     return p.physicsMass;
+  }
+  MBS_HD_INLINE static bool ConstantMass(const Params&) { return true; }
+  /// physicsMass on each of its coordinates (nothing for a zero physicsMass).
+  template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int n, Sink& M) {
+    if (p.physicsMass != 0)
+      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.physicsMass);
   }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);

@@ -23,7 +23,9 @@ struct ObjectRigidBody : ObjectRigidBodyParams {
   using Params = ObjectRigidBodyParams;
   static constexpr const char* typeName = "ObjectRigidBody";
   static constexpr ObjectCategory category = ObjectCategory::Body;
-  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  static constexpr bool coordinateDependentMass = true;  ///< M depends on the rotation parameters
+  static constexpr int massLoadCoordinates = 3;          ///< a mass-proportional load at the node enters x, y, z
+  static constexpr bool hasOrientation = true;           ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
   static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
@@ -48,6 +50,21 @@ struct ObjectRigidBody : ObjectRigidBodyParams {
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
     com = ToVec3(p.physicsCenterOfMass);
     return p.physicsMass;
+  }
+  MBS_HD_INLINE static bool ConstantMass(const Params&) { return false; }
+  template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params&, const int*, int, Sink&) {}
+  /// [[m I, -m A c~ GL], [.^T, GL^T J GL]] (rigid3d.h RigidBodyMassMatrix).
+  MBS_HD_INLINE static void LocalMass(const BodyAccess& b, const Params& p, Real* Mloc) {
+    Real rot[kRigidMaxRotPar];
+    const int nRot = RigidNodeRotation(b.L, b.theta, b.q, b.q, b.Node(), rot, nullptr);
+    RigidBodyMassMatrix(nRot, rot, p.physicsMass, p.physicsInertia.data(), ToVec3(p.physicsCenterOfMass), Mloc);
+  }
+  /// rigid3d.h RigidBodyQuadraticVelocity.
+  MBS_HD_INLINE static void QuadraticVelocity(const BodyAccess& b, const Params& p, Real* fLoc) {
+    Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
+    const int nRot = RigidNodeRotation(b.L, b.theta, b.q, b.v, b.Node(), rot, rot_t);
+    RigidBodyQuadraticVelocity(nRot, rot, rot_t, p.physicsMass, p.physicsInertia.data(), ToVec3(p.physicsCenterOfMass),
+                               fLoc);
   }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);

@@ -21,7 +21,10 @@ struct ObjectRigidBody2D : ObjectRigidBody2DParams {
   using Params = ObjectRigidBody2DParams;
   static constexpr const char* typeName = "ObjectRigidBody2D";
   static constexpr ObjectCategory category = ObjectCategory::Body;
-  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  /// M depends on the angle when the centre of mass is off the node (ConstantMass)
+  static constexpr bool coordinateDependentMass = true;
+  static constexpr int massLoadCoordinates = 2;  ///< a mass-proportional load at the node enters x, y
+  static constexpr bool hasOrientation = true;   ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
   static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
@@ -45,6 +48,33 @@ struct ObjectRigidBody2D : ObjectRigidBody2DParams {
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
     com = MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
     return p.physicsMass;
+  }
+  /// The mass matrix is the constant diag(m, m, J) with the centre of mass at the node.
+  MBS_HD_INLINE static bool ConstantMass(const Params& p) {
+    return p.physicsCenterOfMass[0] == 0 && p.physicsCenterOfMass[1] == 0;
+  }
+  template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int, Sink& M) {
+    M.add(ltg[0], ltg[0], p.physicsMass);
+    M.add(ltg[1], ltg[1], p.physicsMass);
+    M.add(ltg[2], ltg[2], p.physicsInertia);
+  }
+  /// [[m, 0, -m c_y], [0, m, m c_x], [-m c_y, m c_x, J]] with c = RotZ(phi) physicsCenterOfMass.
+  MBS_HD_INLINE static void LocalMass(const BodyAccess& b, const Params& p, Real* Mloc) {
+    const Real m = p.physicsMass;
+    Mloc[0] = Mloc[4] = m;
+    Mloc[8] = p.physicsInertia;
+    const Real phi = b.NodeReference()[2] + b.q[b.o.ltgODE2[2]];
+    const Vec3 c = RotZ(phi) * MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
+    Mloc[2] = Mloc[6] = -m * c[1];
+    Mloc[5] = Mloc[7] = m * c[0];
+  }
+  /// The centripetal force m w^2 c of the centre of mass on the node's x and y.
+  MBS_HD_INLINE static void QuadraticVelocity(const BodyAccess& b, const Params& p, Real* fLoc) {
+    const Real phi = b.NodeReference()[2] + b.q[b.o.ltgODE2[2]];
+    const Real w = b.v[b.o.ltgODE2[2]];
+    const Vec3 c = RotZ(phi) * MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
+    fLoc[0] = p.physicsMass * w * w * c[0];
+    fLoc[1] = p.physicsMass * w * w * c[1];
   }
   template <class V> void Fields(V& v) {
     v("physicsMass", physicsMass, Rule::UReal);

@@ -20,7 +20,9 @@ struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
   using Params = ObjectRotationalMass1DParams;
   static constexpr const char* typeName = "ObjectRotationalMass1D";
   static constexpr ObjectCategory category = ObjectCategory::Body;
-  static constexpr bool hasOrientation = true;  ///< a MarkerBodyRigid may sit on it
+  static constexpr bool coordinateDependentMass = false;  ///< M = const (ConstantMass)
+  static constexpr int massLoadCoordinates = 0;  ///< a mass-proportional load at the node enters no coordinates
+  static constexpr bool hasOrientation = true;   ///< a MarkerBodyRigid may sit on it
   /// what a SensorBody may ask for
   static constexpr const auto& bodyOutputs = kRotatingBodyOutputs;
   std::string name;
@@ -50,6 +52,12 @@ struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
   MBS_HD_FORCEINLINE static Vec3 ReferencePosition(const BodyAccess& b, const Params& p, const Vec3& lp) {
     const Real phi = b.NodeReference()[0];
     return ToVec3(p.referencePosition) + (ToMat3(p.referenceRotation) * RotZ(phi)) * lp;
+  }
+  MBS_HD_INLINE static bool ConstantMass(const Params&) { return true; }
+  /// physicsInertia on each of its coordinates (nothing for a zero physicsInertia).
+  template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int n, Sink& M) {
+    if (p.physicsInertia != 0)
+      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.physicsInertia);
   }
   template <class V> void Fields(V& v) {
     v("physicsInertia", physicsInertia, Rule::UReal);
