@@ -8,7 +8,6 @@
 /// its theta slots as `const Real*`. The hooks, by category:
 ///
 /// PositionConnector (force law between two position markers):
-///   static constexpr OutputVariableType outputs[] = {...};   what a SensorObject may ask for
 ///   static void Evaluate(const Params& p, PositionConnectorState& s, bool active);
 ///                          s.k0, s.k1 (marker kinematics) are given
 /// Constraint (algebraic equations, one Lagrange multiplier each):
@@ -29,11 +28,21 @@
 ///   static Real Force(const Params& p, Real dq, Real dv);   dq = q1 - q0, dv = v1 - v0
 ///   static void ForceDerivatives(const Params& p, Real& dFdq, Real& dFdv);
 ///                          (the force list applies the one item of this category directly)
+/// Every non-body object: static constexpr OutputVariableType outputs[] (what a SensorObject
+/// may ask for).
 /// Ground and Body (points attached to the body, at local position lp):
+///   static constexpr bool hasOrientation;   a MarkerBodyRigid may sit on it
+///   static constexpr OutputVariableType bodyOutputs[];   what a SensorBody may ask for
 ///   static void PointKinematics(const BodyAccess& b, params, const Vec3& lp, Kinematics& K);
 ///   static Vec3 ReferencePosition(const BodyAccess& b, params, const Vec3& lp);   at q = 0
-/// Body with mass (a MarkerBodyMass may sit on it):
-///   static Real MassAndCenter(params, Vec3& com);   mass and local centre of mass
+/// Body (a node-based body with a mass matrix):
+///   static constexpr bool coordinateDependentMass;   M may depend on q (then velocity terms)
+///   static constexpr int massLoadCoordinates;   coordinates a mass-proportional load enters
+///   static bool ConstantMass(params);   M constant for these parameters
+///   template <class Sink> static void AddConstantMass(params, const int* ltg, int n, Sink& M);
+///   with coordinateDependentMass: static void LocalMass(const BodyAccess&, params, Real* Mloc);
+///                                 static void QuadraticVelocity(const BodyAccess&, params, Real* fLoc);
+///   with mass (a MarkerBodyMass may sit on it): static Real MassAndCenter(params, Vec3& com);
 /// docs/adding-an-item.md walks through a new connector.
 #pragma once
 
