@@ -1,6 +1,6 @@
-// Tests of the constraint assembly in common/constraints.h: the residual's own paths of the
-// revolute and prismatic 2D joints and of coordinate constraints give the values of the general
-// path (ConstraintLocal, C_q^T lambda).
+// Tests of the constraint assembly in common/constraints.h: the items' Residual fast paths
+// (ObjectJointRevolute2D, ObjectJointPrismatic2D, ObjectConnectorCoordinate) give the values of
+// the general path through their Equations (ConstraintLocal, C_q^T lambda).
 #include <gtest/gtest.h>
 
 #include <cmath>
