@@ -195,6 +195,22 @@ struct MassLoadCoordinatesHook {
     return true;
   }
 };
+/// A Body item on which a mass-proportional load can act at the node (massLoadCoordinates > 0).
+template <class T> constexpr bool IsMassLoadItem() {
+  if constexpr (IsMassBodyItem<T>()) return T::massLoadCoordinates > 0;
+  else return false;
+}
+template <class T> struct MassLoadItem : std::bool_constant<IsMassLoadItem<T>()> {};
+/// A mass-proportional load acts at the node: the centre of mass is there; mass and the number
+/// of coordinates it enters.
+struct MassLoadAtNodeHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call(const Real* p, Real& mass, int& n) {
+    Vec3 com;
+    mass = T::MassAndCenter(ItemParams<T>(p), com);
+    n = T::massLoadCoordinates;
+    return com[0] == 0 && com[1] == 0 && com[2] == 0;
+  }
+};
 template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
 struct ConstantMassHook {
   template <class T> MBS_HD_FORCEINLINE static bool Call(const Real* p) { return T::ConstantMass(ItemParams<T>(p)); }
@@ -343,11 +359,27 @@ MBS_HD_INLINE bool BodyMassIsConstant(const LayoutView& L, const Real* theta, in
          VaryingBodyMassIsConstant(L, theta, obj);
 }
 
-/// Adds the constant mass matrix of body obj (BodyMassIsConstant) to sink M.
-template <class Sink> MBS_HD_INLINE void AddConstantBodyMass(const LayoutView& L, const Real* theta, int obj, Sink& M) {
+/// The entries a body's AddConstantMass adds, in its order (a sink for ConstantBodyMass).
+struct BodyMassEntries {
+  int n = 0;
+  int row[kMaxNodeCoords], col[kMaxNodeCoords];
+  Real value[kMaxNodeCoords];
+  MBS_HD_INLINE void add(int r, int c, Real v) {
+    row[n] = r;
+    col[n] = c;
+    value[n++] = v;
+  }
+};
+
+/// If body obj's mass matrix is constant for its parameters (BodyMassIsConstant), the entries
+/// its item's AddConstantMass adds (global indices) and true; false otherwise. Out of line, so
+/// that the dispatch over the body items stays out of the integrators' code.
+MBS_HD_NOINLINE bool ConstantBodyMass(const LayoutView& L, const Real* theta, int obj, BodyMassEntries& M) {
+  if (!BodyMassIsConstant(L, theta, obj)) return false;
   const ObjectRecord o = GetObjectRecord(L, obj);
   DispatchObject<AddConstantMassHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta,
                                       o.ltgODE2, o.nLocalODE2, M);
+  return true;
 }
 
 /// Local mass matrix of a body whose mass matrix depends on the coordinates (its item's

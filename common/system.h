@@ -150,14 +150,15 @@ MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* 
   return 3;
 }
 
-/// True if a mass-proportional load on body obj acts at its node (centre of mass at the node, a
-/// body kind of BodyMassLoadCoordinates): then mass times the load enters the node's first n
-/// coordinates and does not depend on the coordinates.
+/// True if a mass-proportional load on body obj acts at its node (its item has
+/// massLoadCoordinates > 0 and its centre of mass is at the node): then mass times the load
+/// enters the node's first n coordinates and does not depend on the coordinates. An if-chain
+/// over those items (MassLoadItem), light on the registers of the force loop.
 MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, int obj, Real& mass, int& n) {
-  Vec3 com;
-  mass = BodyMassAndCenter(L, theta, obj, com);
-  n = BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[obj].kind));
-  return com[0] == 0 && com[1] == 0 && com[2] == 0 && n > 0;
+  mass = 0;
+  n = 0;
+  return DispatchSelected<MassLoadItem, MassLoadAtNodeHook>(static_cast<ObjectKind>(L.object[obj].kind),
+                                                            theta + L.object[obj].theta, mass, n);
 }
 
 /// Generalized forces of one force, torque or mass-proportional load on the coordinates of
@@ -205,8 +206,9 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
-    if (IsMassBody(k) && BodyMassIsConstant(L, theta, i)) {
-      AddConstantBodyMass(L, theta, i, M);
+    BodyMassEntries constant;
+    if (IsMassBody(k) && ConstantBodyMass(L, theta, i, constant)) {
+      for (int e = 0; e < constant.n; ++e) M.add(constant.row[e], constant.col[e], constant.value[e]);
     } else if (IsMassBody(k)) {
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
@@ -226,7 +228,7 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
 /// True if the mass matrix of system (L, theta) does not depend on q: the layout says so, or
 /// its only candidates, bodies with coordinateDependentMass, all have a constant mass for their
 /// parameters (ConstantMass; a planar rigid body's centre of mass at the node), hence per system.
-MBS_HD_INLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
+MBS_HD_NOINLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
   if (L.constantMassMatrix) return true;
   for (int i = 0; i < L.nObjects; ++i)
     if (CoordinateDependentMass(static_cast<ObjectKind>(L.object[i].kind)) && !VaryingBodyMassIsConstant(L, theta, i))
