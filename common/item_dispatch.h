@@ -359,7 +359,8 @@ MBS_HD_INLINE bool BodyMassIsConstant(const LayoutView& L, const Real* theta, in
          VaryingBodyMassIsConstant(L, theta, obj);
 }
 
-/// The entries a body's AddConstantMass adds, in its order (a sink for ConstantBodyMass).
+/// The entries a body's AddConstantMass adds, in its order (a sink for ConstantBodyMass): at most
+/// one per coordinate, as a constant body mass is diagonal (item_physics.h).
 struct BodyMassEntries {
   int n = 0;
   int row[kMaxNodeCoords], col[kMaxNodeCoords];

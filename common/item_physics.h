@@ -40,6 +40,7 @@
 ///   static constexpr int massLoadCoordinates;   coordinates a mass-proportional load enters
 ///   static bool ConstantMass(params);   M constant for these parameters
 ///   template <class Sink> static void AddConstantMass(params, const int* ltg, int n, Sink& M);
+///                          the constant (diagonal) M: at most one entry per coordinate
 ///   with coordinateDependentMass: static void LocalMass(const BodyAccess&, params, Real* Mloc);
 ///                                 static void QuadraticVelocity(const BodyAccess&, params, Real* fLoc);
 ///   with mass (a MarkerBodyMass may sit on it): static Real MassAndCenter(params, Vec3& com);
