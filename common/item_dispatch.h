@@ -59,7 +59,7 @@ template <class Hook, class... Args> MBS_HD_FORCEINLINE bool DispatchObject(Obje
 /// As DispatchObject, but over only the items T with Selected<T>::value, as an if-chain in item
 /// order (for hot paths where a few kinds have the hook: a compare or two instead of a switch
 /// over all kinds); false for the other kinds.
-template <template <class> class Selected, class Hook, class... Args>
+template <template <class...> class Selected, class Hook, class... Args>
 MBS_HD_FORCEINLINE bool DispatchSelected(ObjectKind k, Args&&... args) {
 #define MBS_SELECTED_CASE(Type, Kind)                                     \
   if constexpr (Selected<Type>::value) {                                  \
