@@ -186,21 +186,17 @@ template <class T> constexpr bool IsVaryingMassItem() {
   if constexpr (IsMassBodyItem<T>()) return T::coordinateDependentMass;
   else return false;
 }
-struct CoordinateDependentMassHook {
-  template <class T> MBS_HD_FORCEINLINE static bool Call() { return IsVaryingMassItem<T>(); }
-};
-struct MassLoadCoordinatesHook {
-  template <class T> MBS_HD_FORCEINLINE static bool Call(int& n) {
-    if constexpr (IsMassBodyItem<T>()) n = T::massLoadCoordinates;
-    return true;
-  }
-};
 /// A Body item on which a mass-proportional load can act at the node (massLoadCoordinates > 0).
 template <class T> constexpr bool IsMassLoadItem() {
   if constexpr (IsMassBodyItem<T>()) return T::massLoadCoordinates > 0;
   else return false;
 }
 template <class T> struct MassLoadItem : std::bool_constant<IsMassLoadItem<T>()> {};
+template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
+/// Hook: a compile-time selection of items (Selected<T>::value) as a per-kind test.
+template <template <class...> class Selected> struct ItemTraitHook {
+  template <class T> MBS_HD_FORCEINLINE static bool Call() { return Selected<T>::value; }
+};
 /// A mass-proportional load acts at the node: the centre of mass is there; mass and the number
 /// of coordinates it enters.
 struct MassLoadAtNodeHook {
@@ -211,7 +207,6 @@ struct MassLoadAtNodeHook {
     return com[0] == 0 && com[1] == 0 && com[2] == 0;
   }
 };
-template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
 struct ConstantMassHook {
   template <class T> MBS_HD_FORCEINLINE static bool Call(const Real* p) { return T::ConstantMass(ItemParams<T>(p)); }
 };
@@ -336,15 +331,11 @@ MBS_HD_INLINE Real BodyMassAndCenter(const LayoutView& L, const Real* theta, int
 
 /// True for a body whose mass matrix may depend on the coordinates (and which then has
 /// velocity terms): its item's coordinateDependentMass.
-MBS_HD_INLINE bool CoordinateDependentMass(ObjectKind k) { return DispatchObject<CoordinateDependentMassHook>(k); }
+MBS_HD_INLINE bool CoordinateDependentMass(ObjectKind k) { return DispatchObject<ItemTraitHook<VaryingMassItem>>(k); }
 
-/// Translational coordinates of a body that a mass-proportional load acting at its node (the
-/// centre of mass at the node) enters: its item's massLoadCoordinates; 0 for other objects.
-MBS_HD_INLINE int BodyMassLoadCoordinates(ObjectKind k) {
-  int n = 0;
-  DispatchObject<MassLoadCoordinatesHook>(k, n);
-  return n;
-}
+/// True for a body on which a mass-proportional load can act at its node: its item's
+/// massLoadCoordinates > 0.
+MBS_HD_INLINE bool MassLoadBody(ObjectKind k) { return DispatchObject<ItemTraitHook<MassLoadItem>>(k); }
 
 /// ConstantMass of body obj whose item has coordinateDependentMass (false for other objects).
 MBS_HD_INLINE bool VaryingBodyMassIsConstant(const LayoutView& L, const Real* theta, int obj) {

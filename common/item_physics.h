@@ -96,11 +96,7 @@ struct RigidConnectorState {
   /// The joint-frame kinematics from J0 = A0all and J1 = A1all (the rigid-body and torsional
   /// spring-dampers): relative rotation angles, angular velocity, displacement and velocity.
   MBS_HD_INLINE void JointFrameKinematics(const Mat3& A1all) {
-    const Mat3 rel = Transpose(A0all) * A1all;
-    rotLocal = RotationMatrix2RotXYZ(rel);
-    const Real pi = 3.14159265358979323846;
-    for (int i = 0; i < 3; ++i)
-      if (rotLocal[i] > pi) rotLocal[i] -= 2 * pi;
+    rotLocal = RelativeRotationXYZ(A0all, A1all);
     angVelLocal = MultT(A0all, k1.omega - k0.omega);
     dispLocal = MultT(A0all, k1.pos - k0.pos);
     velLocal = MultT(A0all, k1.vel - k0.vel);

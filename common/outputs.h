@@ -246,9 +246,7 @@ MBS_HD_NOINLINE int JointSensorOutput(const LayoutView& L, const Real* theta, co
   const Mat3 A0all = k0.A * LoadMat3(p), A1all = k1.A * LoadMat3(p + 9);
   const int* ca = ok == ObjectKind::JointGeneric ? o.extra + 3 : nullptr;
   const bool globalForce = ok == ObjectKind::JointRevoluteZ || (ca && ca[0] && ca[1] && ca[2]);
-  Vec3 rot = RotationMatrix2RotXYZ(Transpose(A0all) * A1all);
-  for (int i = 0; i < 3; ++i)
-    if (rot[i] > 3.14159265358979323846) rot[i] -= 2 * 3.14159265358979323846;
+  const Vec3 rot = RelativeRotationXYZ(A0all, A1all);
   switch (ovt) {
     case OVT::DisplacementLocal: return detail::PutVec(MultT(A0all, k1.pos - k0.pos), out, cap);
     case OVT::VelocityLocal: return detail::PutVec(MultT(A0all, k1.vel - k0.vel), out, cap);

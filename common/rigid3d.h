@@ -193,6 +193,16 @@ MBS_HD_INLINE Vec3 RotationMatrix2RotXYZ(const Mat3& A) {
                   atan2(-A(0, 1), A(0, 0)));
 }
 
+/// Tait-Bryan xyz angles of the relative rotation from frame A0 to frame A1 (A0ᵀ A1), each angle
+/// above π shifted by -2π: the Rotation output of the rigid connectors and 3D joints.
+MBS_HD_INLINE Vec3 RelativeRotationXYZ(const Mat3& A0, const Mat3& A1) {
+  Vec3 rot = RotationMatrix2RotXYZ(Transpose(A0) * A1);
+  const Real pi = 3.14159265358979323846;
+  for (int i = 0; i < 3; ++i)
+    if (rot[i] > pi) rot[i] -= 2 * pi;
+  return rot;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dispatch on nRot (4: Euler parameters, 3: Tait-Bryan xyz)
 // ---------------------------------------------------------------------------------------------

@@ -267,7 +267,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
     const LoadKind lk = static_cast<LoadKind>(L.load[i].kind);
     if (lk == LoadKind::MassProportional) {
       const int body = GetMarkerRecord(L, GetLoadRecord(L, i).marker).target;
-      if (BodyMassLoadCoordinates(static_cast<ObjectKind>(L.object[body].kind)) > 0) {
+      if (MassLoadBody(static_cast<ObjectKind>(L.object[body].kind))) {
         e.insert(e.end(), {static_cast<int>(ForceEntry::BodyMassLoad), i, body, GetObjectRecord(L, body).ltgODE2[0]});
         continue;
       }
