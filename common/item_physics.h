@@ -116,6 +116,11 @@ template <class T> MBS_HD_INLINE const typename T::Params& ParamsAt(const Real* 
 /// True for the categories whose items are bodies (markers, body sensors and loads sit on them).
 constexpr bool IsBodyCategory(ObjectCategory c) { return c == ObjectCategory::Ground || c == ObjectCategory::Body; }
 
+/// The Real fields of the 3D joints with joint frames (ObjectJointRevoluteZ,
+/// ObjectJointPrismaticX, ObjectJointGeneric), their theta slots: J_k = A_k rotationMarker_k.
+struct JointFrameParams {
+  Matrix3D rotationMarker0, rotationMarker1;
+};
 /// What a SensorObject may ask of a 3D joint with joint frames (ObjectJointRevoluteZ,
 /// ObjectJointPrismaticX, ObjectJointGeneric).
 inline constexpr OutputVariableType kJointFrameOutputs[] = {

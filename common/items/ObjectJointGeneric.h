@@ -8,19 +8,14 @@
 
 namespace mbsweep {
 
-/// The Real fields of ObjectJointGeneric (its theta slots).
-struct ObjectJointGenericParams {
-  Matrix3D rotationMarker0, rotationMarker1;
-};
-
 /// Generic joint with 6 equations, one per axis of constrainedAxes = [x, y, z, rx, ry, rz]
 /// (1: locked, 0: free; a free axis has the equation lambda = 0). Translations: p1 - p0 in
 /// global coordinates if all three are locked, otherwise its J0 components. Rotations (J0, J1
 /// as for ObjectJointRevoluteZ): all locked: z0.y1, z0.x1, x0.y1; one free axis f (others
 /// l1 < l2): f0.l1_1 = f0.l2_1 = 0 in rows l1, l2; one locked axis l (free f1 < f2):
 /// f1_0 . f2_1 = 0 in row l.
-struct ObjectJointGeneric : ObjectJointGenericParams {
-  using Params = ObjectJointGenericParams;
+struct ObjectJointGeneric : JointFrameParams {
+  using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointGeneric";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;

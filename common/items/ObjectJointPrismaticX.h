@@ -8,16 +8,11 @@
 
 namespace mbsweep {
 
-/// The Real fields of ObjectJointPrismaticX (its theta slots).
-struct ObjectJointPrismaticXParams {
-  Matrix3D rotationMarker0, rotationMarker1;
-};
-
 /// Prismatic joint along the x-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
 /// the J0 y and z components of p1 - p0 vanish, and z0 . y1 = z0 . x1 = x0 . y1 = 0 (J0 and
 /// J1 = A1 rotationMarker1 keep their relative orientation).
-struct ObjectJointPrismaticX : ObjectJointPrismaticXParams {
-  using Params = ObjectJointPrismaticXParams;
+struct ObjectJointPrismaticX : JointFrameParams {
+  using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointPrismaticX";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;

@@ -8,16 +8,11 @@
 
 namespace mbsweep {
 
-/// The Real fields of ObjectJointRevoluteZ (its theta slots).
-struct ObjectJointRevoluteZParams {
-  Matrix3D rotationMarker0, rotationMarker1;
-};
-
 /// Revolute joint about the z-axis of the joint frame J0 = A0 rotationMarker0 (5 equations):
 /// p1 - p0 = 0 (global) and z0 . x1 = z0 . y1 = 0 with z0 the J0 z-axis and x1, y1 the axes of
 /// J1 = A1 rotationMarker1.
-struct ObjectJointRevoluteZ : ObjectJointRevoluteZParams {
-  using Params = ObjectJointRevoluteZParams;
+struct ObjectJointRevoluteZ : JointFrameParams {
+  using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointRevoluteZ";
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;
