@@ -42,29 +42,6 @@ MBS_HD bool LUFactorize(Scalar* a, int* piv, int n) {
   return true;
 }
 
-/// Solves A x = b with a factorization from LUFactorize (x may alias b).
-template <class Scalar>
-MBS_HD void LUSolve(const Scalar* a, const int* piv, int n, const Real* b, Real* x) {
-  if (x != b)
-    for (int i = 0; i < n; ++i) x[i] = b[i];
-  for (int k = 0; k < n; ++k)
-    if (piv[k] != k) {
-      const Real t = x[k];
-      x[k] = x[piv[k]];
-      x[piv[k]] = t;
-    }
-  for (int i = 1; i < n; ++i) {
-    Real s = x[i];
-    for (int j = 0; j < i; ++j) s -= a[i * n + j] * x[j];
-    x[i] = s;
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    Real s = x[i];
-    for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
-    x[i] = s * (Scalar(1) / a[i * n + i]);  // the division does not wait for s: off the chain of unknowns
-  }
-}
-
 /// If the row-major n x n matrix a is diagonal, replaces each diagonal entry by its
 /// reciprocal and returns 1; returns 0 (a unchanged) if an off-diagonal entry is non-zero and
 /// -1 for a zero or non-finite diagonal entry. Point masses on coordinate springs, the most
@@ -83,33 +60,191 @@ MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
   return 1;
 }
 
-/// FixedLU's factorization on caller storage: the row-major n x n matrix a is inverted if
-/// diagonal (`diagonal` set), LU-factorized with partial pivoting otherwise. Returns false
-/// for a singular or non-finite matrix. Used by FixedLU and by the host side of the lockstep
-/// batch (common/lockstep.h), so both factorize with the same arithmetic.
+/// The row-major n x n matrix a inverted if diagonal (`diagonal` set), LU-factorized with
+/// partial pivoting otherwise (FactorizeForSolves's first step). Returns false for a singular
+/// or non-finite matrix.
 template <class Scalar>
 MBS_HD_FORCEINLINE bool FactorizeDense(Scalar* a, int* piv, int n, bool& diagonal) {
   const int d = InvertIfDiagonal(a, n);
   diagonal = d != 0;
   return diagonal ? d > 0 : LUFactorize(a, piv, n);
 }
-/// Solves with a factorization from FactorizeDense (x may alias b).
+/// Up to this many unknowns FactorizeForSolves also forms the inverse and SolveFactored
+/// multiplies by it.
+constexpr int kInverseUpTo = 8;
+/// Rows of each stored column of the inverse (even, so that the columns pair up).
+MBS_HD_INLINE constexpr int InverseRows(int n) { return (n + 1) & ~1; }
+
+/// Forward and back substitution with the transposed LU factors `a` (row j holds column j of L
+/// below the diagonal and of U above it) and U's reciprocal diagonal `d`, in place on x (already
+/// permuted). Column by column: each column updates the remaining unknowns independently,
+/// instead of one strictly ordered row sum whose additions wait for each other; four columns at
+/// a time, so each unknown is loaded and stored once per four.
 template <class Scalar>
-MBS_HD_FORCEINLINE void SolveDense(const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
-  if (!diagonal) return LUSolve(a, piv, n, b, x);
-  for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
+MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, int n, Real* x) {
+  int j = 0;
+  for (; j + 3 < n; j += 4) {  // unit lower triangle
+    const Scalar* c0 = a + j * n;
+    const Scalar *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
+    const Real x0 = x[j];
+    const Real x1 = x[j + 1] - c0[j + 1] * x0;
+    const Real x2 = x[j + 2] - c0[j + 2] * x0 - c1[j + 2] * x1;
+    const Real x3 = x[j + 3] - c0[j + 3] * x0 - c1[j + 3] * x1 - c2[j + 3] * x2;
+    x[j + 1] = x1;
+    x[j + 2] = x2;
+    x[j + 3] = x3;
+    MBS_NO_OVERLAP
+    for (int i = j + 4; i < n; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
+  }
+  for (; j < n; ++j) {
+    const Scalar* c0 = a + j * n;
+    const Real x0 = x[j];
+    for (int i = j + 1; i < n; ++i) x[i] = x[i] - c0[i] * x0;
+  }
+  for (j = n - 1; j >= 3; j -= 4) {  // upper triangle
+    const Scalar* c0 = a + j * n;
+    const Scalar *c1 = c0 - n, *c2 = c1 - n, *c3 = c2 - n;
+    const Real x0 = x[j] * d[j];
+    const Real x1 = (x[j - 1] - c0[j - 1] * x0) * d[j - 1];
+    const Real x2 = (x[j - 2] - c0[j - 2] * x0 - c1[j - 2] * x1) * d[j - 2];
+    const Real x3 = (x[j - 3] - c0[j - 3] * x0 - c1[j - 3] * x1 - c2[j - 3] * x2) * d[j - 3];
+    x[j] = x0;
+    x[j - 1] = x1;
+    x[j - 2] = x2;
+    x[j - 3] = x3;
+    MBS_NO_OVERLAP
+    for (int i = 0; i < j - 3; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
+  }
+  for (; j >= 0; --j) {
+    const Scalar* c0 = a + j * n;
+    const Real x0 = x[j] * d[j];
+    x[j] = x0;
+    for (int i = 0; i < j; ++i) x[i] = x[i] - c0[i] * x0;
+  }
 }
 
+/// Applies the row interchanges of an LU factorization to x (in place).
+MBS_HD_INLINE void ApplyPivots(const int* piv, int n, Real* x) {
+  for (int k = 0; k < n; ++k)
+    if (piv[k] != k) {
+      const Real t = x[k];
+      x[k] = x[piv[k]];
+      x[piv[k]] = t;
+    }
+}
+
+/// The factorization for repeated solves (FixedLU, the reference solver's DenseLA, the host
+/// lockstep batch): FactorizeDense, then for an LU the factors transposed in place, U's
+/// reciprocal diagonal in `invDiag` (n), and up to kInverseUpTo unknowns the inverse in
+/// `inverse` (column j at inverse + j * InverseRows(n); 16-byte aligned), formed by one solve
+/// per unit vector. Modified Newton solves many times per factorization: the back
+/// substitution's divisions waited for each other, and a small system's substitutions are
+/// mostly waits, where the rows of a matrix-vector product are not. The results differ from
+/// a row-by-row substitution's in round-off only. Returns false for a singular or non-finite matrix.
+template <class Scalar>
+MBS_HD bool FactorizeForSolves(Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, int n, bool& diagonal) {
+  if (!FactorizeDense(a, piv, n, diagonal)) return false;
+  if (diagonal) return true;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const Scalar t = a[i * n + j];
+      a[i * n + j] = a[j * n + i];
+      a[j * n + i] = t;
+    }
+  for (int i = 0; i < n; ++i) invDiag[i] = Scalar(1) / a[i * n + i];
+  if (n <= kInverseUpTo) {
+    const int rows = InverseRows(n);
+    for (int j = 0; j < n; ++j) {
+      Real e[kInverseUpTo];
+      for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
+      ApplyPivots(piv, n, e);
+      SubstituteTransposed(a, invDiag, n, e);
+      for (int i = 0; i < n; ++i) inverse[j * rows + i] = static_cast<Scalar>(e[i]);
+    }
+  }
+  return true;
+}
+
+/// x = inverse * b for N <= kInverseUpTo unknowns; hands each x[i] to f(i, x[i]).
+template <int N, class Scalar, class F>
+MBS_HD_FORCEINLINE void MultiplyInverse(const Scalar* inverse, const Real* b, Real* x, F&& f) {
+  constexpr int R = InverseRows(N);
+#if defined(__GNUC__) && !defined(__CUDACC__)
+  // written with vector types: left to itself, the vectorizer pairs the columns instead of the
+  // rows and spends more instructions on shuffles than it saves
+  typedef Real Pair __attribute__((vector_size(2 * sizeof(Real))));
+  constexpr int P = R / 2;
+  const Pair* col = static_cast<const Pair*>(__builtin_assume_aligned(inverse, 16));
+  Pair y[P] = {};
+  for (int j = 0; j < N; ++j) {
+    const Pair bj = {b[j], b[j]};
+    for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
+  }
+  for (int i = 0; i < N; ++i) {
+    x[i] = y[i / 2][i % 2];
+    f(i, y[i / 2][i % 2]);
+  }
+#else
+  Real y[R] = {};
+  for (int j = 0; j < N; ++j) {
+    const Real bj = b[j];
+    for (int i = 0; i < R; ++i) y[i] += inverse[j * R + i] * bj;
+  }
+  for (int i = 0; i < N; ++i) {
+    x[i] = y[i];
+    f(i, y[i]);
+  }
+#endif
+}
+
+/// Solves with a factorization from FactorizeForSolves (x may alias b). Up to kInverseUpTo
+/// unknowns hands each x[i] to f(i, x[i]) as it is computed and returns true (the Newton update
+/// then takes each increment as it comes: generalized_alpha.h's SolveEach); otherwise false.
+template <class Scalar, class F>
+MBS_HD_FORCEINLINE bool SolveFactored(const Scalar* a, const int* piv, const Scalar* invDiag, const Scalar* inverse,
+                                      int n, bool diagonal, const Real* b, Real* x, F&& f) {
+  if (diagonal) {
+    for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
+    return false;
+  }
+  switch (n) {
+    case 1: return MultiplyInverse<1>(inverse, b, x, f), true;
+    case 2: return MultiplyInverse<2>(inverse, b, x, f), true;
+    case 3: return MultiplyInverse<3>(inverse, b, x, f), true;
+    case 4: return MultiplyInverse<4>(inverse, b, x, f), true;
+    case 5: return MultiplyInverse<5>(inverse, b, x, f), true;
+    case 6: return MultiplyInverse<6>(inverse, b, x, f), true;
+    case 7: return MultiplyInverse<7>(inverse, b, x, f), true;
+    case 8: return MultiplyInverse<8>(inverse, b, x, f), true;
+    default: break;
+  }
+  if (x != b)
+    for (int i = 0; i < n; ++i) x[i] = b[i];
+  ApplyPivots(piv, n, x);
+  SubstituteTransposed(a, invDiag, n, x);
+  return false;
+}
+
+/// A SolveFactored sink that takes nothing.
+struct NoSolveSink {
+  MBS_HD_INLINE void operator()(int, Real) const {}
+};
+
 /// Dense n x n matrix (n <= Capacity) with in-place LU factorization, row-major storage.
-/// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve. A
-/// diagonal matrix is only inverted (InvertIfDiagonal).
+/// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve; factorizes
+/// and solves as the reference solver's DenseLA (FactorizeForSolves, SolveFactored). A diagonal
+/// matrix is only inverted (InvertIfDiagonal).
 template <int Capacity, class Scalar = Real>
 struct FixedLU {
   static constexpr int kCapacity = Capacity;
+  static constexpr int kInverseSize = Capacity < kInverseUpTo ? Capacity * InverseRows(Capacity)
+                                                                : kInverseUpTo * kInverseUpTo;
   int n = 0;
   bool diagonal = false;  ///< the last Factorize found a diagonal matrix (a holds its inverse)
   Scalar a[Capacity * Capacity];
   int piv[Capacity];
+  Scalar invDiag[Capacity];
+  alignas(16) Scalar inverse[kInverseSize];
 
   MBS_HD_INLINE void Resize(int size) {
     n = size;
@@ -120,8 +255,16 @@ struct FixedLU {
   }
   MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += static_cast<Scalar>(v); }
   MBS_HD_INLINE Scalar& operator()(int i, int j) { return a[i * n + j]; }
-  MBS_HD_INLINE bool Factorize() { return FactorizeDense(a, piv, n, diagonal); }
-  MBS_HD_INLINE void Solve(const Real* b, Real* x) const { SolveDense(a, piv, n, diagonal, b, x); }
+  MBS_HD_INLINE bool Factorize() { return FactorizeForSolves(a, piv, invDiag, inverse, n, diagonal); }
+  MBS_HD_INLINE void Solve(const Real* b, Real* x) const {
+    SolveFactored(a, piv, invDiag, inverse, n, diagonal, b, x, NoSolveSink{});
+  }
 };
+
+/// FixedLU's overload of SolveEach (common/generalized_alpha.h).
+template <int Capacity, class Scalar, class F>
+MBS_HD_FORCEINLINE bool SolveEach(const FixedLU<Capacity, Scalar>& la, const Real* b, Real* x, F&& f) {
+  return SolveFactored(la.a, la.piv, la.invDiag, la.inverse, la.n, la.diagonal, b, x, f);
+}
 
 }  // namespace mbsweep

@@ -36,7 +36,7 @@ struct BatchSlotLA {
 
 /// LA policy of a system whose slot a team of lanes factorizes in place (the CUDA
 /// warp-per-system kernel, common/team_lu.h): assembly into the row-major n x n slot `a`,
-/// FixedLU's storage order, so that TeamFactorizeDense sees the matrix FixedLU would.
+/// FixedLU's storage order, so that TeamFactorizeForSolves sees the matrix FixedLU would.
 struct RowMajorSlotLA {
   Real* a = nullptr;
   int n = 0;
@@ -93,13 +93,15 @@ struct LockstepSystem {
 /// host, tests drive it with an EmulatedTeam): lane 0 owns the system `s` (built, started;
 /// other lanes may pass null) and runs its phases; when Advance asks for a factorization or a
 /// solve, lane 0 broadcasts the request and the whole team factorizes `s->la`'s row-major
-/// slot `matrix` in place (TeamFactorizeDense, pivots in `piv`) or solves w.res into w.delta
-/// (TeamSolveDense), then lane 0 resumes. `matrix`, `piv` and the workspace `work` that
-/// s->w points into must be shared by the team (n = nODE2 + nODE1 + nAE unknowns).
+/// slot `matrix` in place (TeamFactorizeForSolves; pivots in `piv`, U's reciprocal diagonal in
+/// `invDiag` (n), up to kInverseUpTo unknowns the inverse in `inverse` (n InverseRows(n),
+/// 16-byte aligned)) or solves w.res into w.delta (TeamSolveFactored), then lane 0 resumes.
+/// `matrix`, `piv`, `invDiag`, `inverse` and the workspace `work` that s->w points into must be
+/// shared by the team (n = nODE2 + nODE1 + nAE unknowns).
 /// Every lane returns when the system is finished.
 template <class Team, class Observer>
 MBS_HD void RunLockstepSystemWithTeam(Team& team, LockstepSystem<Observer, RowMajorSlotLA>* s, const LayoutView& L,
-                                      Real* work, Real* matrix, int* piv) {
+                                      Real* work, Real* matrix, int* piv, Real* invDiag, Real* inverse) {
   const int n = L.nODE2 + L.nODE1 + L.nAE;
   GeneralizedAlphaWork w;  // every lane's view of the shared workspace (res and delta never move)
   MakeGeneralizedAlphaWork(L, work, w);
@@ -113,14 +115,14 @@ MBS_HD void RunLockstepSystemWithTeam(Team& team, LockstepSystem<Observer, RowMa
     if (request == static_cast<int>(GeneralizedAlphaRequest::finished)) return;
     team.Sync();  // lane 0's matrix or right-hand side is visible to the team
     if (request == static_cast<int>(GeneralizedAlphaRequest::factorize)) {
-      const bool ok = TeamFactorizeDense(team, matrix, piv, n, diagonal);
+      const bool ok = TeamFactorizeForSolves(team, matrix, piv, invDiag, inverse, n, diagonal);
       team.ForEachLane([&](int lane) {
         if (lane != 0) return;
         s->Factorized(ok);
         request = static_cast<int>(s->request);
       });
     } else {
-      TeamSolveDense(team, matrix, piv, n, diagonal, w.res, w.delta);
+      TeamSolveFactored(team, matrix, piv, invDiag, inverse, n, diagonal, w.res, w.delta);
       team.ForEachLane([&](int lane) {
         if (lane != 0) return;
         s->Solved();
@@ -133,38 +135,41 @@ MBS_HD void RunLockstepSystemWithTeam(Team& team, LockstepSystem<Observer, RowMa
 #if !defined(__CUDA_ARCH__)
 
 /// Host side of the batched linear algebra: per system a row-major copy of its slot, its
-/// pivots and FixedLU's diagonal shortcut, factorized and solved with FixedLU's arithmetic
-/// (FactorizeDense / SolveDense), one system after the other.
+/// pivots, reciprocal diagonal, inverse (up to kInverseUpTo unknowns) and FixedLU's diagonal
+/// shortcut, factorized and solved with FixedLU's arithmetic (FactorizeForSolves /
+/// SolveFactored), one system after the other.
 class HostBatchLU {
  public:
   HostBatchLU(int systems, int n)
-      : n_(n), a_(static_cast<size_t>(systems) * static_cast<size_t>(n) * static_cast<size_t>(n)),
-        piv_(static_cast<size_t>(systems) * static_cast<size_t>(n)), diagonal_(static_cast<size_t>(systems), 0) {}
+      : n_(n), a_(Count(systems, n * n)), invDiag_(Count(systems, n)),
+        inverse_(Count(systems, n <= kInverseUpTo ? n * InverseRows(n) : 0)), piv_(Count(systems, n)),
+        diagonal_(static_cast<size_t>(systems), 0) {}
 
   /// Factorizes the column-major slot of system `id`; false if singular or not finite.
   bool Factorize(int id, const Real* slot) {
-    Real* a = A(id);
+    Real* a = At(a_, id, n_ * n_);
     for (int i = 0; i < n_; ++i)
       for (int j = 0; j < n_; ++j) a[i * n_ + j] = slot[j * n_ + i];
     bool diagonal = false;
-    const bool ok = FactorizeDense(a, Piv(id), n_, diagonal);
+    const bool ok = FactorizeForSolves(a, At(piv_, id, n_), At(invDiag_, id, n_), Inverse(id), n_, diagonal);
     diagonal_[static_cast<size_t>(id)] = diagonal ? 1 : 0;
     return ok;
   }
   /// Solves with system `id`'s last factorization: x = A^-1 b.
-  void Solve(int id, const Real* b, Real* x) const {
-    SolveDense(A(id), Piv(id), n_, diagonal_[static_cast<size_t>(id)] != 0, b, x);
+  void Solve(int id, const Real* b, Real* x) {
+    SolveFactored(At(a_, id, n_ * n_), At(piv_, id, n_), At(invDiag_, id, n_), Inverse(id), n_,
+                  diagonal_[static_cast<size_t>(id)] != 0, b, x, NoSolveSink{});
   }
 
  private:
-  Real* A(int id) { return a_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_) * static_cast<size_t>(n_); }
-  const Real* A(int id) const {
-    return a_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_) * static_cast<size_t>(n_);
+  static size_t Count(int systems, int per) { return static_cast<size_t>(systems) * static_cast<size_t>(per); }
+  template <class T>
+  static T* At(std::vector<T>& v, int id, int per) {
+    return v.data() + static_cast<size_t>(id) * static_cast<size_t>(per);
   }
-  int* Piv(int id) { return piv_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_); }
-  const int* Piv(int id) const { return piv_.data() + static_cast<size_t>(id) * static_cast<size_t>(n_); }
+  Real* Inverse(int id) { return n_ <= kInverseUpTo ? At(inverse_, id, n_ * InverseRows(n_)) : nullptr; }
   int n_;
-  std::vector<Real> a_;
+  std::vector<Real> a_, invDiag_, inverse_;
   std::vector<int> piv_;
   std::vector<unsigned char> diagonal_;
 };

@@ -1,9 +1,9 @@
 /// @file team_lu.h
-/// FactorizeDense / SolveDense (common/dense_lu.h) run by a team of lanes that share one
-/// row-major n x n matrix: the cooperative linear algebra of the warp-per-system CUDA kernel
+/// FactorizeForSolves / SolveFactored (common/dense_lu.h, FixedLU's arithmetic) run by a team
+/// of lanes that share one row-major n x n matrix: the cooperative linear algebra of the warp-per-system CUDA kernel
 /// (cuda/evaluator_cuda.cu), written once for the device warp and for a host team that
-/// emulates its lanes (tests/common/test_team_lu.cpp checks it against FactorizeDense and
-/// SolveDense bit for bit).
+/// emulates its lanes (tests/common/test_team_lu.cpp checks it against FactorizeForSolves
+/// and SolveFactored bit for bit).
 ///
 /// Every element is computed with the serial routines' arithmetic: the diagonal shortcut
 /// (InvertIfDiagonal), the pivot row (the first row with the strictly largest |a[i][k]|, as
@@ -27,6 +27,7 @@
 /// conditions are team-uniform), so every lane reaches every Sync and shuffle.
 #pragma once
 
+#include "common/dense_lu.h"
 #include "common/types.h"
 
 namespace mbsweep {
@@ -175,20 +176,79 @@ MBS_HD bool TeamFactorizeDense(Team& team, Scalar* a, int* piv, int n, bool& dia
   return true;
 }
 
-/// SolveDense by a team: x = A^-1 b with a factorization from TeamFactorizeDense (or
-/// FactorizeDense); x may alias b. `a`, `piv`, `b` and `x` are shared by the team; the call
-/// starts by reading b (write it before a Sync) and ends with a Sync.
-///
-/// Forward substitution runs column by column over the lanes (unknown i receives its updates
-/// from columns 0, 1, ..., i-1 in LUSolve's order); back substitution subtracts the terms of
-/// unknown i in the order j = i+1, ..., n-1, which needs x[i+1] before the first term, so it
-/// has no parallelism that keeps LUSolve's rounding: lane 0 runs it.
+/// FactorizeForSolves (common/dense_lu.h) by a team: TeamFactorizeDense, then for an LU the
+/// factors transposed, U's reciprocal diagonal in `invDiag` and, up to kInverseUpTo unknowns,
+/// the inverse in `inverse` (one column per lane, each with FactorizeForSolves's arithmetic).
+/// `a`, `piv`, `invDiag` and `inverse` are shared by the team; the call ends with a Sync.
 template <class Team, class Scalar>
-MBS_HD void TeamSolveDense(Team& team, const Scalar* a, const int* piv, int n, bool diagonal, const Real* b, Real* x) {
+MBS_HD bool TeamFactorizeForSolves(Team& team, Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, int n,
+                                   bool& diagonal) {
+  if (!TeamFactorizeDense(team, a, piv, n, diagonal)) return false;
+  if (diagonal) return true;
+  const int T = team.Size();
+  team.ForEachLane([&](int lane) {
+    for (int i = lane; i < n; i += T)
+      for (int j = i + 1; j < n; ++j) {
+        const Scalar t = a[i * n + j];
+        a[i * n + j] = a[j * n + i];
+        a[j * n + i] = t;
+      }
+  });
+  team.Sync();
+  team.ForEachLane([&](int lane) {
+    for (int i = lane; i < n; i += T) invDiag[i] = Scalar(1) / a[i * n + i];
+  });
+  team.Sync();
+  if (n <= kInverseUpTo) {
+    const int rows = InverseRows(n);
+    team.ForEachLane([&](int lane) {
+      for (int j = lane; j < n; j += T) {
+        Real e[kInverseUpTo];
+        for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
+        ApplyPivots(piv, n, e);
+        SubstituteTransposed(a, invDiag, n, e);
+        for (int i = 0; i < n; ++i) inverse[j * rows + i] = static_cast<Scalar>(e[i]);
+      }
+    });
+    team.Sync();
+  }
+  return true;
+}
+
+/// SolveFactored by a team: x = A^-1 b with a factorization from TeamFactorizeForSolves (or
+/// FactorizeForSolves); x may alias b. `a`, `piv`, `invDiag`, `inverse`, `b` and `x` are
+/// shared by the team; the call starts by reading b (write it before a Sync) and ends with a
+/// Sync.
+///
+/// Up to kInverseUpTo unknowns each lane forms its rows of the product with the inverse (the
+/// terms in column order, as MultiplyInverse). Above, both substitutions run column by column
+/// over the lanes: unknown i receives the update of column j after those of the columns
+/// before it, in SubstituteTransposed's order (ascending in the forward, descending in the
+/// back substitution).
+template <class Team, class Scalar>
+MBS_HD void TeamSolveFactored(Team& team, const Scalar* a, const int* piv, const Scalar* invDiag,
+                              const Scalar* inverse, int n, bool diagonal, const Real* b, Real* x) {
   const int T = team.Size();
   if (diagonal) {
     team.ForEachLane([&](int lane) {
       for (int i = lane; i < n; i += T) x[i] = b[i] * a[i * n + i];
+    });
+    team.Sync();
+    return;
+  }
+  if (n <= kInverseUpTo) {
+    const int rows = InverseRows(n);
+    Real y[kInverseUpTo];  // y[i] belongs to the lane of row i
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < n; i += T) {
+        Real s = 0;
+        for (int j = 0; j < n; ++j) s += inverse[j * rows + i] * b[j];
+        y[i] = s;
+      }
+    });
+    team.Sync();  // every lane has read b before x (which may alias it) is written
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < n; i += T) x[i] = y[i];
     });
     team.Sync();
     return;
@@ -200,31 +260,25 @@ MBS_HD void TeamSolveDense(Team& team, const Scalar* a, const int* piv, int n, b
     team.Sync();
   }
   team.ForEachLane([&](int lane) {
-    if (lane != 0) return;
-    for (int k = 0; k < n; ++k)
-      if (piv[k] != k) {
-        const Real t = x[k];
-        x[k] = x[piv[k]];
-        x[piv[k]] = t;
-      }
+    if (lane == 0) ApplyPivots(piv, n, x);
   });
   team.Sync();
   for (int j = 0; j + 1 < n; ++j) {
     team.ForEachLane([&](int lane) {
       const Real xj = x[j];
-      for (int i = j + 1 + lane; i < n; i += T) x[i] -= a[i * n + j] * xj;
+      for (int i = j + 1 + lane; i < n; i += T) x[i] = x[i] - a[j * n + i] * xj;
     });
     team.Sync();
   }
-  team.ForEachLane([&](int lane) {
-    if (lane != 0) return;
-    for (int i = n - 1; i >= 0; --i) {
-      Real s = x[i];
-      for (int j = i + 1; j < n; ++j) s -= a[i * n + j] * x[j];
-      x[i] = s * (Scalar(1) / a[i * n + i]);
-    }
-  });
-  team.Sync();
+  for (int j = n - 1; j >= 0; --j) {
+    const Real xj = x[j] * invDiag[j];
+    team.Sync();  // every lane has read x[j]
+    team.ForEachLane([&](int lane) {
+      for (int i = lane; i < j; i += T) x[i] = x[i] - a[j * n + i] * xj;
+      if (lane == j % T) x[j] = xj;
+    });
+    team.Sync();
+  }
 }
 
 #if !defined(__CUDA_ARCH__)

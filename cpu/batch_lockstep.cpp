@@ -95,10 +95,12 @@ BatchResult EvaluateTeamOnHost(const BatchProblem& p, int teamSize) {
         const LayoutView L = p.layout->View();
         const size_t n = static_cast<size_t>(L.nODE2 + L.nODE1 + L.nAE);
         std::vector<int> piv(n);
+        std::vector<Real> invDiag(n), inverse(n * static_cast<size_t>(InverseRows(static_cast<int>(n))));
         EmulatedTeam team(teamSize);
         for (int k = 0; k < m; ++k)
           RunLockstepSystemWithTeam(team, systems[k], L, work + static_cast<size_t>(k) * workSize,
-                                    matrices + static_cast<size_t>(k) * n * n, piv.data());
+                                    matrices + static_cast<size_t>(k) * n * n, piv.data(), invDiag.data(),
+                                    inverse.data());
       });
 }
 

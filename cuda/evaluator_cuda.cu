@@ -160,20 +160,26 @@ constexpr WarpLaunchPolicy WarpPolicy(size_t sharedBytesPerWarp) {
 
 /// Shared memory of one warp of the warp-per-system kernel, sized for the model's n unknowns
 /// (not its capacity): the row-major n x n iteration-matrix slot, the integrator's workspace
-/// (GeneralizedAlphaWorkSize Reals) and n pivots, padded to 16 bytes. The workspace lives in
+/// (GeneralizedAlphaWorkSize Reals), U's reciprocal diagonal (n), up to kInverseUpTo unknowns
+/// the inverse (n InverseRows(n)) and n pivots, each part starting at a 16-byte boundary. The workspace lives in
 /// shared memory, not in lane 0's local memory, because the warp's solve reads w.res and
 /// writes w.delta; lane 0's integrator object and observer stay in its local memory.
 struct WarpSlot {
   int n = 0;         ///< unknowns nODE2 + nODE1 + nAE
   int workSize = 0;  ///< GeneralizedAlphaWorkSize
-  int reals = 0;     ///< Reals per warp (matrix, workspace, pivots, padding)
+  int inverse = 0;   ///< offset of the inverse from the slot's start (16-byte aligned)
+  int pivots = 0;    ///< offset of the pivots
+  int reals = 0;     ///< Reals per warp (matrix, workspace, diagonal, inverse, pivots, padding)
 };
 WarpSlot MakeWarpSlot(const LayoutView& L) {
   WarpSlot s;
   s.n = L.nODE2 + L.nODE1 + L.nAE;
   s.workSize = GeneralizedAlphaWorkSize(L);
   const int pivotReals = static_cast<int>((static_cast<size_t>(s.n) * sizeof(int) + sizeof(Real) - 1) / sizeof(Real));
-  s.reals = s.n * s.n + s.workSize + pivotReals;
+  s.inverse = s.n * s.n + s.workSize + s.n;
+  s.inverse += s.inverse % 2;
+  s.pivots = s.inverse + (s.n <= kInverseUpTo ? s.n * InverseRows(s.n) : 0);
+  s.reals = s.pivots + pivotReals;
   s.reals += s.reals % 2;  // 16-byte steps between warps
   return s;
 }
@@ -182,7 +188,7 @@ using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
 
 /// One warp integrates one system of the chunk (generalized-alpha): lane 0 builds the system
 /// in its local memory over the warp's shared slot and runs its phases; the warp factorizes
-/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FactorizeDense's and SolveDense's
+/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's
 /// arithmetic). Outputs as FusedKernel's. Every lane of a warp stays in the warp's system
 /// until it is finished (the exit test is warp-uniform), so every shuffle has all 32 lanes.
 __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
@@ -194,7 +200,9 @@ __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
   if (i >= a.nSystems) return;
   Real* matrix = warpSlots + static_cast<size_t>(warp) * static_cast<size_t>(slot.reals);
   Real* work = matrix + slot.n * slot.n;
-  int* piv = reinterpret_cast<int*>(work + slot.workSize);
+  Real* invDiag = work + slot.workSize;
+  Real* inverse = matrix + slot.inverse;
+  int* piv = reinterpret_cast<int*>(matrix + slot.pivots);
   int run = 0;
   if (team.lane == 0) run = BeginSystemOutputs(a, i) ? 1 : 0;
   if (!team.Broadcast(run, 0)) return;
@@ -204,7 +212,7 @@ __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
     const Real* theta = a.theta + static_cast<size_t>(i) * a.nTheta;  // rows (thetaByColumns is false)
     s = new (storage) WarpSystem(a.L, theta, P, work, matrix, MakeSystemObserver(a, i, theta));
   }
-  RunLockstepSystemWithTeam(team, s, a.L, work, matrix, piv);
+  RunLockstepSystemWithTeam(team, s, a.L, work, matrix, piv, invDiag, inverse);
   if (team.lane == 0) {
     FinishSystemOutputs(a, i, s->ga.Info(), s->obs);
     s->~WarpSystem();

@@ -56,12 +56,13 @@ void ExpectTeamMatchesSerial(const Matrix& m, const std::string& name, bool expe
   std::vector<Real> a0 = m.a;
   std::vector<int> piv0(static_cast<size_t>(n), -7);
   bool diagonal0 = false;
-  const bool ok0 = FactorizeDense(a0.data(), piv0.data(), n, diagonal0);
+  std::vector<Real> d0(static_cast<size_t>(n)), inv0(static_cast<size_t>(n * InverseRows(n)));
+  const bool ok0 = FactorizeForSolves(a0.data(), piv0.data(), d0.data(), inv0.data(), n, diagonal0);
   EXPECT_EQ(ok0, expectOk) << name;
   std::vector<Real> x0(static_cast<size_t>(n), 0.0), y0 = b;
   if (ok0) {
-    SolveDense(a0.data(), piv0.data(), n, diagonal0, b.data(), x0.data());
-    SolveDense(a0.data(), piv0.data(), n, diagonal0, y0.data(), y0.data());
+    SolveFactored(a0.data(), piv0.data(), d0.data(), inv0.data(), n, diagonal0, b.data(), x0.data(), NoSolveSink{});
+    SolveFactored(a0.data(), piv0.data(), d0.data(), inv0.data(), n, diagonal0, y0.data(), y0.data(), NoSolveSink{});
   }
 
   for (int size : kTeamSizes) {
@@ -70,15 +71,18 @@ void ExpectTeamMatchesSerial(const Matrix& m, const std::string& name, bool expe
     std::vector<Real> a1 = m.a;
     std::vector<int> piv1(static_cast<size_t>(n), -7);
     bool diagonal1 = !diagonal0;
-    const bool ok1 = TeamFactorizeDense(team, a1.data(), piv1.data(), n, diagonal1);
+    std::vector<Real> d1(d0.size()), inv1(inv0.size());
+    const bool ok1 = TeamFactorizeForSolves(team, a1.data(), piv1.data(), d1.data(), inv1.data(), n, diagonal1);
     EXPECT_EQ(ok0, ok1) << what;
     EXPECT_EQ(diagonal0, diagonal1) << what;
     EXPECT_EQ(piv0, piv1) << what;
     ExpectSameBits(a0, a1, what + " factors");
     if (!ok0 || !ok1) continue;
+    if (!diagonal0) ExpectSameBits(d0, d1, what + " reciprocal diagonal");
+    if (!diagonal0 && n <= kInverseUpTo) ExpectSameBits(inv0, inv1, what + " inverse");
     std::vector<Real> x1(static_cast<size_t>(n), 0.0), y1 = b;
-    TeamSolveDense(team, a1.data(), piv1.data(), n, diagonal1, b.data(), x1.data());
-    TeamSolveDense(team, a1.data(), piv1.data(), n, diagonal1, y1.data(), y1.data());
+    TeamSolveFactored(team, a1.data(), piv1.data(), d1.data(), inv1.data(), n, diagonal1, b.data(), x1.data());
+    TeamSolveFactored(team, a1.data(), piv1.data(), d1.data(), inv1.data(), n, diagonal1, y1.data(), y1.data());
     ExpectSameBits(x0, x1, what + " solution");
     ExpectSameBits(y0, y1, what + " in-place solution");
   }
