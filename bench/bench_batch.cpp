@@ -8,7 +8,7 @@
 // kernel mapping each cuda evaluator ran. Prints a table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
-//               [--evaluators cpu,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N]
+//               [--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N]
 //               [--json FILE]
 #include <cmath>
 #include <cstdio>
@@ -21,6 +21,7 @@
 #include "bench/models.h"
 #include "common/batch.h"
 #include "common/explicit_rk.h"
+#include "cpu/jit.h"
 #ifdef MBSWEEP_HAVE_CUDA
 #include "cuda/evaluator_cuda.h"
 #endif
@@ -130,7 +131,7 @@ BatchProblem MakeProblem(const Case& c, int n) {
 struct Options {
   std::vector<int> sizes{1, 10, 100, 1000, 10000, 100000, 1000000};
   std::vector<std::string> models{"oscillator", "oscillator-rk44", "slidercrank", "chain3d"},
-      evaluators{"cpu", "cuda", "cuda-thread", "cuda-warp", "cuda-cublas"};
+      evaluators{"cpu", "cpu-jit", "cuda", "cuda-thread", "cuda-warp", "cuda-cublas"};
   double budget = 20;
   int threads = 0;
   std::string json;
@@ -154,7 +155,7 @@ bool ParseOptions(int argc, char** argv, Options& o) {
     else if (a == "--json") o.json = next();
     else {
       std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
-                           "[--evaluators cpu,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N] "
+                           "[--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N] "
                            "[--json FILE]\n");
       return false;
     }
@@ -198,6 +199,15 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
   EvaluatorOptions eo;
   eo.threads = o.threads;
   auto evaluator = CreateEvaluator(ev, eo);
+  if (ev == "cpu-jit") {  // compiled (or found in the cache) before the timed batches
+    std::string why;
+    const auto model = CompileModel(c.layout, &why);
+    if (!model) std::printf("%-15s %-11s runs the interpreter: %s\n", name.c_str(), ev.c_str(), why.c_str());
+    else
+      std::printf("%-15s %-11s compiled model %s: %.2f s (%s)\n", name.c_str(), ev.c_str(), model->key.c_str(),
+                  model->cacheHit ? model->loadSeconds : model->compileSeconds,
+                  model->cacheHit ? "disk cache hit: generation and loading" : "generation, compilation, loading");
+  }
   double lastPerSystem = 0;
   for (int n : o.sizes) {
     if (lastPerSystem > 0 && lastPerSystem * n > o.budget) {

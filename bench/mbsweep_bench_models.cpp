@@ -1,7 +1,12 @@
-// mbsweep_bench_models <model> <solver> <steps> [endTime] [setting=value ...]
+// mbsweep_bench_models <model> <solver> <steps> [endTime] [setting=value ...] [batch=N]
 // settings: spectralRadius, useModifiedNewton (0/1), relativeTolerance, absoluteTolerance,
 // weightTolerancePerCoordinate (0/1) (timeIntegration.generalizedAlpha / .newton), for the
 // implicit cases.
+// batch=N: then, in the same run and with the same rule, N copies of the same system on the
+// batch evaluators `cpu` (the interpreter) and `cpu-jit` (compiled for the model; compilation
+// excluded), one thread, no objectives; adds per evaluator the system-steps per second, their
+// ratio to the reference's steps per second (per core), and system 0's Newton iterations and
+// Jacobian updates ({"batch":N,"cpu":{...},"cpu-jit":{...}}).
 // Runs one benchmark model with the CPU reference solver (no sensors, sensorsWritePeriod =
 // endTime), the best of repeated timed SolveDynamic calls from the initial state (std::chrono::
 // steady_clock; model compilation excluded): until they have taken 0.25 s, at least 3 and at
@@ -20,6 +25,11 @@
 #include <string>
 
 #include "bench/models.h"
+#include "common/layout_records.h"
+#include "common/objectives_host.h"
+#include "common/parameters.h"
+#include "cpu/evaluator_cpu.h"
+#include "cpu/jit.h"
 #include "cpu/simulation.h"
 
 namespace {
@@ -57,6 +67,52 @@ int Usage(const char* argv0) {
   return 2;
 }
 
+/// The batch=N part: N copies of the reference's system on `cpu` and `cpu-jit`, one thread; one
+/// objective, the final value of q[0] (the first coordinate of the first node with coordinates; a
+/// sensor added for it, sampled at the end only, as the reference writes its sensors).
+void BatchSideBySide(const std::string& modelName, const mbsweep::SimulationSettings& s,
+                     mbsweep::DynamicSolverType solver, int n, double referenceStepsPerSecond) {
+  using namespace mbsweep;
+  Model model = bench::BuildBenchModel(modelName);
+  const Layout plain = model.Compile();
+  int node = 0;
+  while (GetNodeRecord(plain.View(), node).nODE2 == 0) ++node;
+  SensorNode sensor;
+  sensor.nodeNumber = NodeIndex(node);
+  sensor.outputVariableType = OutputVariableType::Coordinates;
+  sensor.writeToFile = false;
+  const int sensorIndex = model.AddSensor(sensor).value;
+  const Layout layout = model.Compile();
+  const std::vector<Real> theta0 = model.Theta0();
+  ParameterMap map(layout, theta0);
+  map.SetParameters({"p"});  // theta slot 0 at its nominal value: every system is the reference's
+  map.Bind(layout.thetaPaths[0], "p");
+  ObjectiveSetDescription d;
+  ObjectiveDescription o;
+  o.kind = "FinalValue";
+  o.sensor = sensorIndex;
+  d.objectives = {o};
+  d.samplePeriod = s.timeIntegration.endTime;
+  const BatchProblem p = MakeBatch(layout, map, std::vector<Real>(static_cast<size_t>(n), theta0[0]), solver, s,
+                                   BuildObjectives(d, layout, theta0));
+  std::printf(",\"batch\":%d", n);
+  for (const char* name : {"cpu", "cpu-jit"}) {
+    std::unique_ptr<Evaluator> ev = std::string(name) == "cpu" ? CreateCpuEvaluator({1}) : CreateCpuJitEvaluator({1});
+    BatchResult r = ev->Evaluate(p);  // compiles cpu-jit's model; not timed
+    double best = std::numeric_limits<double>::infinity(), total = 0;
+    for (int k = 0; k < kMaxSolves && (k < kMinSolves || total < kMinSeconds); ++k) {
+      r = ev->Evaluate(p);
+      best = std::min(best, r.seconds);
+      total += r.seconds;
+    }
+    const double perSecond = static_cast<double>(r.info[0].steps) * n / best;
+    std::printf(",\"%s\":{\"backend\":\"%s\",\"system_steps_per_second\":%.9g,\"over_reference\":%.4f,"
+                "\"final_q0\":%.17g,\"newton_iterations\":%d,\"jacobian_updates\":%d}",
+                name, r.backend.c_str(), perSecond, perSecond / referenceStepsPerSecond, r.values[0],
+                r.info[0].newtonIterations, r.info[0].jacobianUpdates);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +135,7 @@ int main(int argc, char** argv) {
     }
 
     Simulation sim(bench::BuildBenchModel(modelName));
+    int batchSystems = 0;
     SimulationSettings s;
     s.timeIntegration.endTime = endTime;
     s.timeIntegration.numberOfSteps = steps;
@@ -95,6 +152,7 @@ int main(int argc, char** argv) {
       else if (key == "relativeTolerance") ti.newton.relativeTolerance = value;
       else if (key == "absoluteTolerance") ti.newton.absoluteTolerance = value;
       else if (key == "weightTolerancePerCoordinate") ti.newton.weightTolerancePerCoordinate = value != 0;
+      else if (key == "batch") batchSystems = static_cast<int>(value);
       else throw std::invalid_argument("unknown setting '" + key + "'");
     }
 
@@ -115,9 +173,11 @@ int main(int argc, char** argv) {
     std::printf(
         "{\"model\":\"%s\",\"solver\":\"%s\",\"steps\":%d,\"endTime\":%.17g,\"seconds\":%.9g,"
         "\"steps_per_second\":%.9g,\"cpu_seconds\":%.9g,\"final_q0\":%.17g,\"newton_iterations\":%d,"
-        "\"jacobian_updates\":%d}\n",
+        "\"jacobian_updates\":%d",
         modelName.c_str(), DynamicSolverTypeName(solver), steps, endTime, best, steps / best, bestCpu, q0,
         sim.Statistics().newtonIterations, sim.Statistics().jacobianUpdates);
+    if (batchSystems > 0) BatchSideBySide(modelName, s, solver, batchSystems, steps / best);
+    std::printf("}\n");
     return 0;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "mbsweep_bench_models: %s\n", e.what());

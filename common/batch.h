@@ -130,7 +130,8 @@ struct EvaluatorOptions {
   int maxChunkSystems = 0;  ///< cuda: systems per launch (0: planned from device memory)
 };
 
-/// Creates an evaluator by name: "cpu", "cuda" (fused kernels, when built with CUDA and a
+/// Creates an evaluator by name: "cpu", "cpu-jit" (the cpu evaluator's loop on code generated
+/// and compiled for the model; cpu/evaluator_cpu.h), "cuda" (fused kernels, when built with CUDA and a
 /// device is present; the kernel mapping chosen by model size), "cuda-thread" and
 /// "cuda-warp" (the same with the thread-per-system or the warp-per-system kernel forced,
 /// for comparisons), "cuda-cublas" (the cuBLAS batched-factorization baseline,

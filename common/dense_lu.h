@@ -8,11 +8,12 @@
 
 namespace mbsweep {
 
+
 /// In-place LU factorization with partial pivoting of the row-major n x n matrix a (Doolittle,
 /// rows interchanged, interchange k <-> piv[k] recorded). Returns false for an exactly zero or
 /// non-finite pivot.
-template <class Scalar>
-MBS_HD bool LUFactorize(Scalar* a, int* piv, int n) {
+template <class Scalar, class Int>
+MBS_HD bool LUFactorize(Scalar* a, int* piv, Int n) {
   for (int k = 0; k < n; ++k) {
     int p = k;
     Scalar best = a[k * n + k] < 0 ? -a[k * n + k] : a[k * n + k];
@@ -47,8 +48,8 @@ MBS_HD bool LUFactorize(Scalar* a, int* piv, int n) {
 /// -1 for a zero or non-finite diagonal entry. Point masses on coordinate springs, the most
 /// common tiny study model, give a diagonal iteration matrix: factorizing it this way costs n
 /// divisions instead of an LU.
-template <class Scalar>
-MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
+template <class Scalar, class Int>
+MBS_HD int InvertIfDiagonal(Scalar* a, Int n) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       if (i != j && a[i * n + j] != 0) return 0;
@@ -63,8 +64,8 @@ MBS_HD int InvertIfDiagonal(Scalar* a, int n) {
 /// The row-major n x n matrix a inverted if diagonal (`diagonal` set), LU-factorized with
 /// partial pivoting otherwise (FactorizeForSolves's first step). Returns false for a singular
 /// or non-finite matrix.
-template <class Scalar>
-MBS_HD_FORCEINLINE bool FactorizeDense(Scalar* a, int* piv, int n, bool& diagonal) {
+template <class Scalar, class Int>
+MBS_HD_FORCEINLINE bool FactorizeDense(Scalar* a, int* piv, Int n, bool& diagonal) {
   const int d = InvertIfDiagonal(a, n);
   diagonal = d != 0;
   return diagonal ? d > 0 : LUFactorize(a, piv, n);
@@ -80,8 +81,8 @@ MBS_HD_INLINE constexpr int InverseRows(int n) { return (n + 1) & ~1; }
 /// permuted). Column by column: each column updates the remaining unknowns independently,
 /// instead of one strictly ordered row sum whose additions wait for each other; four columns at
 /// a time, so each unknown is loaded and stored once per four.
-template <class Scalar>
-MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, int n, Real* x) {
+template <class Scalar, class Int>
+MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, Int n, Real* x) {
   int j = 0;
   for (; j + 3 < n; j += 4) {  // unit lower triangle
     const Scalar* c0 = a + j * n;
@@ -124,7 +125,8 @@ MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, int n, Real* 
 }
 
 /// Applies the row interchanges of an LU factorization to x (in place).
-MBS_HD_INLINE void ApplyPivots(const int* piv, int n, Real* x) {
+template <class Int>
+MBS_HD_INLINE void ApplyPivots(const int* piv, Int n, Real* x) {
   for (int k = 0; k < n; ++k)
     if (piv[k] != k) {
       const Real t = x[k];
@@ -141,8 +143,8 @@ MBS_HD_INLINE void ApplyPivots(const int* piv, int n, Real* x) {
 /// substitution's divisions waited for each other, and a small system's substitutions are
 /// mostly waits, where the rows of a matrix-vector product are not. The results differ from
 /// a row-by-row substitution's in round-off only. Returns false for a singular or non-finite matrix.
-template <class Scalar>
-MBS_HD bool FactorizeForSolves(Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, int n, bool& diagonal) {
+template <class Scalar, class Int>
+MBS_HD bool FactorizeForSolves(Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, Int n, bool& diagonal) {
   if (!FactorizeDense(a, piv, n, diagonal)) return false;
   if (diagonal) return true;
   for (int i = 0; i < n; ++i)
@@ -200,9 +202,9 @@ MBS_HD_FORCEINLINE void MultiplyInverse(const Scalar* inverse, const Real* b, Re
 /// Solves with a factorization from FactorizeForSolves (x may alias b). Up to kInverseUpTo
 /// unknowns hands each x[i] to f(i, x[i]) as it is computed and returns true (the Newton update
 /// then takes each increment as it comes: generalized_alpha.h's SolveEach); otherwise false.
-template <class Scalar, class F>
+template <class Scalar, class Int, class F>
 MBS_HD_FORCEINLINE bool SolveFactored(const Scalar* a, const int* piv, const Scalar* invDiag, const Scalar* inverse,
-                                      int n, bool diagonal, const Real* b, Real* x, F&& f) {
+                                      Int n, bool diagonal, const Real* b, Real* x, F&& f) {
   if (diagonal) {
     for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
     return false;
@@ -233,8 +235,9 @@ struct NoSolveSink {
 /// Dense n x n matrix (n <= Capacity) with in-place LU factorization, row-major storage.
 /// Implements the LA policy used by the integrators: SetZero, add, Factorize, Solve; factorizes
 /// and solves as the reference solver's DenseLA (FactorizeForSolves, SolveFactored). A diagonal
-/// matrix is only inverted (InvertIfDiagonal).
-template <int Capacity, class Scalar = Real>
+/// matrix is only inverted (InvertIfDiagonal). Exact: n is always Capacity (code generated for
+/// one model), and the routines see it as a compile-time constant.
+template <int Capacity, class Scalar = Real, bool Exact = false>
 struct FixedLU {
   static constexpr int kCapacity = Capacity;
   static constexpr int kInverseSize = Capacity < kInverseUpTo ? Capacity * InverseRows(Capacity)
@@ -246,25 +249,29 @@ struct FixedLU {
   Scalar invDiag[Capacity];
   alignas(16) Scalar inverse[kInverseSize];
 
+  /// n, as a compile-time constant when Exact.
+  MBS_HD_INLINE auto Size() const {
+    if constexpr (Exact) return FixedInt<Capacity>{};
+    else return n;
+  }
   MBS_HD_INLINE void Resize(int size) {
     n = size;
     SetZero();
   }
   MBS_HD_INLINE void SetZero() {
-    for (int i = 0; i < n * n; ++i) a[i] = 0;
+    for (int i = 0; i < Size() * Size(); ++i) a[i] = 0;
   }
-  MBS_HD_INLINE void add(int i, int j, Real v) { a[i * n + j] += static_cast<Scalar>(v); }
-  MBS_HD_INLINE Scalar& operator()(int i, int j) { return a[i * n + j]; }
-  MBS_HD_INLINE bool Factorize() { return FactorizeForSolves(a, piv, invDiag, inverse, n, diagonal); }
+  MBS_HD_INLINE void add(int i, int j, Real v) { a[i * Size() + j] += static_cast<Scalar>(v); }
+  MBS_HD_INLINE bool Factorize() { return FactorizeForSolves(a, piv, invDiag, inverse, Size(), diagonal); }
   MBS_HD_INLINE void Solve(const Real* b, Real* x) const {
-    SolveFactored(a, piv, invDiag, inverse, n, diagonal, b, x, NoSolveSink{});
+    SolveFactored(a, piv, invDiag, inverse, Size(), diagonal, b, x, NoSolveSink{});
   }
 };
 
 /// FixedLU's overload of SolveEach (common/generalized_alpha.h).
-template <int Capacity, class Scalar, class F>
-MBS_HD_FORCEINLINE bool SolveEach(const FixedLU<Capacity, Scalar>& la, const Real* b, Real* x, F&& f) {
-  return SolveFactored(la.a, la.piv, la.invDiag, la.inverse, la.n, la.diagonal, b, x, f);
+template <int Capacity, class Scalar, bool Exact, class F>
+MBS_HD_FORCEINLINE bool SolveEach(const FixedLU<Capacity, Scalar, Exact>& la, const Real* b, Real* x, F&& f) {
+  return SolveFactored(la.a, la.piv, la.invDiag, la.inverse, la.Size(), la.diagonal, b, x, f);
 }
 
 }  // namespace mbsweep

@@ -295,9 +295,9 @@ template <class LA, class Observer> class ExplicitIntegrator {
  public:
   MBS_HD ExplicitIntegrator(const LayoutView& L, const Real* theta, const ExplicitParameters& P, ExplicitWork& w,
                             LA& la, Observer& obs)
-      : L_(L), theta_(theta), P_(P), w_(w), la_(la), obs_(obs), tab_(ExplicitTableauOf(P.solverType)) {
-    n2_ = L.nODE2;
-    n1_ = L.nODE1;
+      : MBS_LAYOUT_INIT(L_, L) theta_(theta), P_(P), w_(w), la_(la), obs_(obs), tab_(ExplicitTableauOf(P.solverType)) {
+    MBS_LAYOUT_SIZE_INIT(n2_, L.nODE2)
+    MBS_LAYOUT_SIZE_INIT(n1_, L.nODE1)
     N_ = 2 * n2_ + n1_;
     constantMass_ = P.reuseConstantMassMatrix && MassMatrixIsConstant(L, theta);
     nEliminated_ = P.eliminateConstraints ? L.nEliminated : 0;
@@ -562,14 +562,16 @@ template <class LA, class Observer> class ExplicitIntegrator {
     return info;
   }
 
-  const LayoutView& L_;
+  MBS_LAYOUT_MEMBER(L_);
   const Real* theta_;
   const ExplicitParameters& P_;
   ExplicitWork& w_;
   LA& la_;
   Observer& obs_;
   ExplicitTableau tab_;
-  int n2_ = 0, n1_ = 0, N_ = 0;
+  MBS_LAYOUT_SIZE_MEMBER(n2_, nODE2);
+  MBS_LAYOUT_SIZE_MEMBER(n1_, nODE1);
+  int N_ = 0;
   int nEliminated_ = 0;  ///< entries of the elimination table applied (0 without eliminateConstraints)
   bool constantMass_ = true, massFactorized_ = false;
 };

@@ -171,10 +171,10 @@ class GeneralizedAlpha {
  public:
   MBS_HD GeneralizedAlpha(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P,
                           GeneralizedAlphaWork& w, LA& la, Observer& obs)
-      : L_(L), theta_(theta), P_(P), w_(w), la_(la), obs_(obs) {
-    n2_ = L.nODE2;
-    n1_ = L.nODE1;
-    nA_ = L.nAE;
+      : MBS_LAYOUT_INIT(L_, L) theta_(theta), P_(P), w_(w), la_(la), obs_(obs) {
+    MBS_LAYOUT_SIZE_INIT(n2_, L.nODE2)
+    MBS_LAYOUT_SIZE_INIT(n1_, L.nODE1)
+    MBS_LAYOUT_SIZE_INIT(nA_, L.nAE)
     N_ = n2_ + n1_ + nA_;
     if (P.useNewmark) {
       alphaM_ = 0.5;
@@ -775,13 +775,16 @@ class GeneralizedAlpha {
     finished,
   };
 
-  const LayoutView& L_;
+  MBS_LAYOUT_MEMBER(L_);
   const Real* theta_;
   const GeneralizedAlphaParameters& P_;
   GeneralizedAlphaWork& w_;
   LA& la_;
   Observer& obs_;
-  int n2_ = 0, n1_ = 0, nA_ = 0, N_ = 0;
+  MBS_LAYOUT_SIZE_MEMBER(n2_, nODE2);
+  MBS_LAYOUT_SIZE_MEMBER(n1_, nODE1);
+  MBS_LAYOUT_SIZE_MEMBER(nA_, nAE);
+  int N_ = 0;
   Real alphaM_ = 0, alphaF_ = 0, gamma_ = 0, beta_ = 0;
   Real aAlgFactor_ = 0;  ///< (1 - alphaF) / (1 - alphaM): the end-of-step update of aAlg
   bool haveJacobian_ = false;

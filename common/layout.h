@@ -63,6 +63,24 @@ struct LayoutView {
   int constraintsEliminable = 1;
 };
 
+/// Code generated for one model (common/codegen.h) defines MBSWEEP_MODEL_LAYOUT as its
+/// constexpr LayoutView before it includes the integrators: they and the objective observer
+/// then hold the layout and its sizes as compile-time constants instead of members, every call
+/// passes the one constant, and the compiler folds the structure (counts, kinds, indices) into
+/// the code. Without it (the interpreter, the CUDA kernels) they are members set from the
+/// constructor's layout.
+#ifdef MBSWEEP_MODEL_LAYOUT
+#define MBS_LAYOUT_MEMBER(name) static constexpr const LayoutView& name = MBSWEEP_MODEL_LAYOUT
+#define MBS_LAYOUT_SIZE_MEMBER(name, field) static constexpr int name = MBSWEEP_MODEL_LAYOUT.field
+#define MBS_LAYOUT_INIT(name, value)
+#define MBS_LAYOUT_SIZE_INIT(name, value)
+#else
+#define MBS_LAYOUT_MEMBER(name) const LayoutView& name
+#define MBS_LAYOUT_SIZE_MEMBER(name, field) int name = 0
+#define MBS_LAYOUT_INIT(name, value) name(value),
+#define MBS_LAYOUT_SIZE_INIT(name, value) name = value;
+#endif
+
 /// Owning, host-side compiled layout.
 struct Layout {
   int nODE2 = 0, nODE1 = 0, nAE = 0;

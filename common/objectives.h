@@ -253,7 +253,11 @@ struct NoObserver {
 /// Only the sensors the objectives use are evaluated, each once per sample.
 template <class Inner = NoObserver>
 struct ObjectiveObserver {
-  LayoutView L;
+#ifdef MBSWEEP_MODEL_LAYOUT
+  MBS_LAYOUT_MEMBER(L);
+#else
+  LayoutView L;  // a copy: on the device, the kernel argument's view
+#endif
   const Real* theta = nullptr;
   Inner* inner = nullptr;
   ObjectiveAccumulator acc;
@@ -270,7 +274,7 @@ struct ObjectiveObserver {
 
   MBS_HD ObjectiveObserver(const LayoutView& layout, const Real* thetaRow, const ObjectiveSet& set,
                            const Real* signalData, Inner* innerObserver = nullptr)
-      : L(layout), theta(thetaRow), inner(innerObserver) {
+      : MBS_LAYOUT_INIT(L, layout) theta(thetaRow), inner(innerObserver) {
     acc.Reset(set, signalData);
   }
 

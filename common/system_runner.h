@@ -73,18 +73,19 @@ MBS_HD_INLINE void InitialStateFromTheta(const LayoutView& L, const Real* theta,
   }
 }
 
-/// Runs the generalized-alpha integrator for one system with a FixedLU<Capacity>:
+/// Runs the generalized-alpha integrator for one system with a FixedLU<Capacity> (Exact: the
+/// unknowns are exactly Capacity, code generated for one model):
 /// `work` holds GeneralizedAlphaWorkSize(L) Reals, `la` is the system's matrix storage.
-template <int Capacity, class Observer>
+template <int Capacity, class Observer, bool Exact = false>
 MBS_HD SolveInfo RunGeneralizedAlphaSystem(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P,
-                                           Real* work, FixedLU<Capacity>& la, Observer& obs) {
+                                           Real* work, FixedLU<Capacity, Real, Exact>& la, Observer& obs) {
   const int size = GeneralizedAlphaWorkSize(L);
   for (int i = 0; i < size; ++i) work[i] = 0;
   GeneralizedAlphaWork w;
   MakeGeneralizedAlphaWork(L, work, w);
   InitialStateFromTheta(L, theta, w.q, w.v, w.y);
   la.Resize(L.nODE2 + L.nODE1 + L.nAE);
-  GeneralizedAlpha<FixedLU<Capacity>, Observer> ga(L, theta, P, w, la, obs);
+  GeneralizedAlpha<FixedLU<Capacity, Real, Exact>, Observer> ga(L, theta, P, w, la, obs);
   return ga.Run();
 }
 
@@ -93,16 +94,16 @@ MBS_HD_INLINE constexpr int ExplicitWorkBound(int n) { return 36 * n; }
 
 /// Runs an explicit integrator for one system; `la` holds the mass matrix (nODE2 x nODE2),
 /// `work` ExplicitWorkSize(type, nODE2, nODE1) Reals.
-template <int Capacity, class Observer>
+template <int Capacity, class Observer, bool Exact = false>
 MBS_HD SolveInfo RunExplicitSystem(const LayoutView& L, const Real* theta, const ExplicitParameters& P, Real* work,
-                                   FixedLU<Capacity>& la, Observer& obs) {
+                                   FixedLU<Capacity, Real, Exact>& la, Observer& obs) {
   const int n2 = L.nODE2, n1 = L.nODE1;
   const int size = ExplicitWorkSize(P.solverType, n2, n1);
   for (int i = 0; i < size; ++i) work[i] = 0;
   ExplicitWork w = MakeExplicitWork(P.solverType, n2, n1, work);
   InitialStateFromTheta(L, theta, w.Y, w.Y + n2, w.Y + 2 * n2);
   la.Resize(n2);
-  ExplicitIntegrator<FixedLU<Capacity>, Observer> integrator(L, theta, P, w, la, obs);
+  ExplicitIntegrator<FixedLU<Capacity, Real, Exact>, Observer> integrator(L, theta, P, w, la, obs);
   return integrator.Run();
 }
 

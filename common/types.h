@@ -13,6 +13,14 @@ namespace mbsweep {
 /// The scalar type of models and the CPU reference solver.
 using Real = double;
 
+/// An integer known at compile time where an int is expected: sizes and item counts in code
+/// generated for one model (common/codegen.h), where loops over them have constant bounds
+/// (FixedLU with Exact).
+template <int N>
+struct FixedInt {
+  MBS_HD_INLINE constexpr operator int() const { return N; }
+};
+
 /// A typed item index. Indices of different kinds do not convert into each other, so a
 /// marker index passed where a node index belongs is a compile error.
 template <class Tag>

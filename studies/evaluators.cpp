@@ -26,6 +26,11 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     c.threads = o.threads;
     return CreateCpuEvaluator(c);
   }
+  if (name == "cpu-jit") {
+    CpuJitEvaluatorOptions c;
+    c.threads = o.threads;
+    return CreateCpuJitEvaluator(c);
+  }
   if (name == "cuda" || name == "cuda-thread" || name == "cuda-warp" || name == "cuda-cublas" || name == "auto") {
     std::string why;
     if (!CudaAvailable(&why)) {
@@ -41,7 +46,7 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     return name == "cuda-cublas" ? CreateCublasEvaluator(c) : CreateCudaEvaluator(c);
 #endif
   }
-  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cuda, cuda-thread, cuda-warp, cuda-cublas, auto)");
+  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cpu-jit, cuda, cuda-thread, cuda-warp, cuda-cublas, auto)");
 }
 
 }  // namespace mbsweep

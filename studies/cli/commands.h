@@ -19,7 +19,7 @@ struct Options {
   std::string study;                 ///< study file
   std::string out;                   ///< output folder ("" = <study stem>_out)
   std::vector<std::string> sets;     ///< name=value overrides of nominal parameter values
-  std::string backend = "auto";      ///< cpu | cuda | auto
+  std::string backend = "auto";      ///< cpu | cpu-jit | cuda ... | auto (cli.cpp)
   int threads = 0;                   ///< cpu evaluator threads (0 = all)
   std::optional<std::uint64_t> seed;  ///< overrides the study's seed
   bool resume = false;

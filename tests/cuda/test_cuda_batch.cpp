@@ -446,6 +446,7 @@ TEST(Evaluators, FactoryByName) {
   std::string why;
   const bool have = CudaAvailable(&why);
   EXPECT_EQ(CreateEvaluator("auto")->Name(), have ? "cuda" : "cpu");
+  EXPECT_EQ(CreateEvaluator("cpu-jit")->Name(), "cpu-jit");
   if (!have) {
     try {
       CreateEvaluator("cuda");

@@ -1,0 +1,39 @@
+/// @file codegen.h
+/// Host only: per-model code generation. A compiled layout is fixed for a whole batch (only
+/// theta varies per system), so it can be written out as C++ constants: a constexpr
+/// LayoutView over constexpr item records and integer records. Code that runs the existing
+/// integrators on that constant instead of a layout read at run time lets the compiler fold
+/// the structure (item kinds, indices, counts) into the code and size the LU to the exact number
+/// of unknowns. The `cpu-jit` evaluator (cpu/jit.h) compiles it with the system's C++ compiler;
+/// the headers the generated code includes travel inside the program (EmbeddedHeaders).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/layout.h"
+
+namespace mbsweep {
+
+/// The C++ definitions of `layout` in namespace mbsweep_model: kLayout (a constexpr LayoutView
+/// equal to layout.View() in every field) and kUnknowns (nODE2 + nODE1 + nAE). Includes
+/// common/layout.h only; theta is not part of it.
+std::string LayoutSource(const Layout& layout);
+
+/// A header that generated code includes: its include path ("common/types.h",
+/// "mbsweep/item_list.h") and its text.
+struct EmbeddedHeader {
+  const char* path;
+  const char* text;
+};
+/// Every header of common/ and common/items/ and the generated item lists, as built into this
+/// program (generated at build time by cmake/embed_files.cmake).
+const std::vector<EmbeddedHeader>& EmbeddedHeaders();
+
+/// 64-bit FNV-1a hash of `text`, as 16 hexadecimal digits (cache keys of compiled models).
+std::string HashHex(const std::string& text);
+/// HashHex over every embedded header's path and text.
+std::string EmbeddedHeadersHash();
+
+}  // namespace mbsweep
