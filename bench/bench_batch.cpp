@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -200,13 +201,14 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
   eo.threads = o.threads;
   auto evaluator = CreateEvaluator(ev, eo);
   if (ev == "cpu-jit") {  // compiled (or found in the cache) before the timed batches
+    static std::set<std::string> reported;  // a model shared by two cases is compiled once
     std::string why;
     const auto model = CompileModel(c.layout, &why);
     if (!model) std::printf("%-15s %-11s runs the interpreter: %s\n", name.c_str(), ev.c_str(), why.c_str());
-    else
-      std::printf("%-15s %-11s compiled model %s: %.2f s (%s)\n", name.c_str(), ev.c_str(), model->key.c_str(),
-                  model->cacheHit ? model->loadSeconds : model->compileSeconds,
-                  model->cacheHit ? "disk cache hit: generation and loading" : "generation, compilation, loading");
+    else if (reported.insert(model->key).second)
+      std::printf("%-15s %-11s model %s: %s %.3g s\n", name.c_str(), ev.c_str(), model->key.c_str(),
+                  model->cacheHit ? "found in the disk cache, generated and loaded in" : "generated, compiled and loaded in",
+                  model->cacheHit ? model->loadSeconds : model->compileSeconds);
   }
   double lastPerSystem = 0;
   for (int n : o.sizes) {
