@@ -276,6 +276,7 @@ struct ObjectiveObserver {
                            const Real* signalData, Inner* innerObserver = nullptr)
       : MBS_LAYOUT_INIT(L, layout) theta(thetaRow), inner(innerObserver) {
     acc.Reset(set, signalData);
+    MakePlans(set);
   }
 
   MBS_HD void OnStart(const StateView& s) {
@@ -302,7 +303,7 @@ struct ObjectiveObserver {
   /// Writes the objective values (see ObjectiveAccumulator::Finalize).
   MBS_HD int Finalize(Real* out) const { return acc.Finalize(out); }
 
-  /// Samples every objective at state s (sensors evaluated once each).
+  /// Samples every objective at state s (sensors evaluated once each, by their plans).
   MBS_HD void SampleAll(const StateView& s) {
     const ObjectiveSet& set = *acc.set;
     Real* row = signalOut && signalRows < signalCapacity && samples % signalStride == 0
@@ -310,21 +311,12 @@ struct ObjectiveObserver {
                     : nullptr;
     if (row) row[0] = s.t;
     Real buf[kMaxSensorValues];
-    for (int i = 0; i < set.count; ++i) {
-      const int sensor = set.objective[i].sensor;
-      bool done = false;
-      for (int j = 0; j < i && !done; ++j) done = set.objective[j].sensor == sensor;
-      if (done) continue;
-      int cap = 0;  // values needed: up to the largest component of this sensor's objectives
-      for (int j = i; j < set.count; ++j)
-        if (set.objective[j].sensor == sensor && set.objective[j].component + 1 > cap)
-          cap = set.objective[j].component + 1;
-      if (cap > kMaxSensorValues) cap = kMaxSensorValues;
-      const int nv = SensorOutput(L, theta, s, sensor, buf, cap);
-      for (int j = i; j < set.count; ++j) {
+    for (int k = 0; k < nPlans; ++k) {
+      const int nv = EvaluateSensorPlan(plan[k], L, theta, s, buf, planValues[k]);
+      for (int j = 0; j < set.count; ++j) {
+        if (planOf[j] != k) continue;
         const ObjectiveSpec& o = set.objective[j];
-        if (o.sensor != sensor) continue;
-        const bool ok = o.component >= 0 && o.component < nv && o.component < cap;
+        const bool ok = o.component >= 0 && o.component < nv && o.component < planValues[k];
         const Real value = ok ? buf[o.component] : Real(NAN);
         acc.Sample(j, s.t, value);
         if (row) row[1 + j] = value;
@@ -332,6 +324,29 @@ struct ObjectiveObserver {
     }
     if (row) ++signalRows;
     ++samples;
+  }
+
+ private:
+  /// One plan per distinct sensor of the set, in the order of first use; planValues[k]: the
+  /// values needed (up to the largest component its objectives read); planOf[j]: objective j's.
+  SensorPlan plan[kMaxObjectives];
+  int planValues[kMaxObjectives];
+  int planOf[kMaxObjectives];
+  int nPlans = 0;
+
+  MBS_HD void MakePlans(const ObjectiveSet& set) {
+    for (int j = 0; j < set.count; ++j) {
+      const int sensor = set.objective[j].sensor;
+      int k = 0;
+      while (k < nPlans && plan[k].sensor != sensor) ++k;
+      if (k == nPlans) {
+        plan[nPlans] = MakeSensorPlan(L, theta, sensor);
+        planValues[nPlans++] = 0;
+      }
+      planOf[j] = k;
+      if (set.objective[j].component + 1 > planValues[k]) planValues[k] = set.objective[j].component + 1;
+      if (planValues[k] > kMaxSensorValues) planValues[k] = kMaxSensorValues;
+    }
   }
 };
 

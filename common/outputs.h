@@ -417,4 +417,101 @@ MBS_HD_NOINLINE int SensorOutput(const LayoutView& L, const Real* theta, const S
   }
 }
 
+/// A sensor decoded once for repeated evaluation (ObjectiveObserver samples its sensors at
+/// every sample time of every system): the outputs that read state entries directly keep the
+/// array and indices they read, instead of finding them through the layout at every sample —
+/// a node's coordinates and their derivatives, and a coordinate spring-damper's displacement,
+/// velocity and force. Every other sensor is evaluated by SensorOutput. The values are
+/// SensorOutput's, computed the same way.
+struct SensorPlan {
+  enum Kind : int { generic = 0, stateRange = 1, springDamper = 2 };
+  int sensor = -1;
+  int kind = generic;
+  int array = 0;             ///< stateRange: 0 q, 1 v, 2 a, 3 y, 4 yt; springDamper: the output type
+  int begin = 0, count = 0;  ///< stateRange: first entry and count
+  /// springDamper: each marker's coordinate: source 0 none (value and velocity 0), 1 ODE2, 2 ODE1
+  int source[2] = {0, 0}, index[2] = {0, 0};
+  const Real* params = nullptr;  ///< springDamper: the connector's Real parameters
+};
+
+namespace detail {
+MBS_HD_INLINE void PlanMarkerCoordinate(const LayoutView& L, int marker, int& source, int& index) {
+  const MarkerRecord r = GetMarkerRecord(L, marker);
+  source = 0;
+  index = 0;
+  if (r.nCoords == 0) return;
+  const NodeRecord n = GetNodeRecord(L, r.node);
+  if (n.nODE2 > 0) {
+    source = 1;
+    index = n.ode2Begin + r.coordinate;
+  } else if (n.nODE1 > 0) {
+    source = 2;
+    index = n.ode1Begin + r.coordinate;
+  }
+}
+MBS_HD_INLINE const Real* StateArray(const StateView& s, int array) {
+  switch (array) {
+    case 0: return s.q;
+    case 1: return s.v;
+    case 2: return s.a;
+    case 3: return s.y;
+    default: return s.yt;
+  }
+}
+}  // namespace detail
+
+/// The plan of sensor `sensor` (see SensorPlan).
+MBS_HD_INLINE SensorPlan MakeSensorPlan(const LayoutView& L, const Real* theta, int sensor) {
+  using OVT = OutputVariableType;
+  SensorPlan p;
+  p.sensor = sensor;
+  const SensorRecord r = GetSensorRecord(L, sensor);
+  const OVT ovt = static_cast<OVT>(r.outputVariableType);
+  const SensorKind kind = static_cast<SensorKind>(L.sensor[sensor].kind);
+  if (kind == SensorKind::Node) {
+    const NodeRecord nr = GetNodeRecord(L, r.target);
+    const int array = nr.nODE1 > 0 ? (ovt == OVT::Coordinates ? 3 : ovt == OVT::Coordinates_t ? 4 : -1)
+                                   : (ovt == OVT::Coordinates     ? 0
+                                      : ovt == OVT::Coordinates_t ? 1
+                                      : ovt == OVT::Coordinates_tt ? 2
+                                                                   : -1);
+    if (array >= 0) {
+      p.kind = SensorPlan::stateRange;
+      p.array = array;
+      p.begin = nr.nODE1 > 0 ? nr.ode1Begin : nr.ode2Begin;
+      p.count = nr.nODE1 > 0 ? nr.nODE1 : nr.nODE2;
+    }
+  } else if (kind == SensorKind::Object &&
+             static_cast<ObjectKind>(L.object[r.target].kind) == ObjectKind::ConnectorCoordinateSpringDamper &&
+             (ovt == OVT::Displacement || ovt == OVT::Velocity || ovt == OVT::Force)) {
+    const ObjectRecord o = GetObjectRecord(L, r.target);
+    p.kind = SensorPlan::springDamper;
+    p.array = static_cast<int>(ovt);
+    for (int m = 0; m < 2; ++m) detail::PlanMarkerCoordinate(L, o.extra[m], p.source[m], p.index[m]);
+    p.params = theta + L.object[r.target].theta;
+  }
+  return p;
+}
+
+/// Evaluates a sensor by its plan: SensorOutput's values and count.
+MBS_HD_INLINE int EvaluateSensorPlan(const SensorPlan& p, const LayoutView& L, const Real* theta, const StateView& s,
+                                     Real* out, int cap) {
+  if (p.kind == SensorPlan::stateRange) return detail::PutRange(detail::StateArray(s, p.array) + p.begin, p.count, out, cap);
+  if (p.kind != SensorPlan::springDamper) return SensorOutput(L, theta, s, p.sensor, out, cap);
+  Real q[2], v[2];
+  for (int m = 0; m < 2; ++m) {
+    q[m] = p.source[m] == 1 ? s.q[p.index[m]] : p.source[m] == 2 ? s.y[p.index[m]] : 0;
+    v[m] = p.source[m] == 1 ? s.v[p.index[m]] : 0;
+  }
+  using OVT = OutputVariableType;
+  const OVT ovt = static_cast<OVT>(p.array);
+  const Real val = ovt == OVT::Displacement ? q[1] - q[0]
+                   : ovt == OVT::Velocity   ? v[1] - v[0]
+                                            : ObjectConnectorCoordinateSpringDamper::Force(
+                                                ParamsAt<ObjectConnectorCoordinateSpringDamper>(p.params), q[1] - q[0],
+                                                v[1] - v[0]);
+  if (cap > 0) out[0] = val;
+  return 1;
+}
+
 }  // namespace mbsweep
