@@ -393,9 +393,9 @@ class GeneralizedAlpha {
     if (constantForces_ && !variableForces_)
       for (int i = 0; i < n2_; ++i) w_.f2[i] = w_.fConstant[i];
     else if (constantForces_)
-      ComputeODE2RHSFromConstant(L_, theta_, t, w_.q, w_.v, w_.fConstant, w_.f2);
+      ComputeODE2RHSFromConstant(L_, theta_, t, w_.q, w_.v, w_.fConstant, w_.f2, &timeFunctions_);
     else
-      ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2);
+      ComputeODE2RHS(L_, theta_, t, w_.q, w_.v, 1, w_.f2, &timeFunctions_);
     ++info.rhsEvaluations;
     if (nA_ > 0) AddConstraintReactionsAndAE(L_, theta_, t, w_.q, w_.v, w_.lambda, P_.index2, w_.f2, r + n2_ + n1_);
     // the ODE2 rows M a - f, summed into the norm and scaled in the same pass
@@ -801,6 +801,7 @@ class GeneralizedAlpha {
   /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta, 2 / h = d y_t / d delta
   Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0, stepODE1Factor_ = 0;
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
+  TimeFunctionCache timeFunctions_;  ///< the loads' time functions at the residuals' time
   bool variableForces_ = true;   ///< the variable force list adds something (BeginRun)
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   int attemptsLeft_ = 0;           ///< step attempts left of maxStepAttempts

@@ -120,13 +120,15 @@ MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, cons
 // ------------------------------------------------------------------------------------------
 
 /// Current value factor of a load: loadFactor * timeFunction(t); `vals` points at its values.
+/// With a cache (the integrators' residuals), the time function's value at t comes from it.
 MBS_HD_INLINE Real LoadFactor(const LayoutView& L, const Real* theta, int load, Real t, Real loadFactor,
-                              const Real** vals) {
+                              const Real** vals, TimeFunctionCache* cache = nullptr) {
   const LoadRecord r = GetLoadRecord(L, load);
   const Real* p = theta + L.load[load].theta;
   *vals = p;
   const int nVal = static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate ? 1 : 3;
-  return loadFactor * EvalTimeFunction(r.timeFunctionType, r.tableLength, p + nVal, t);
+  return loadFactor * (cache ? cache->Get(load, r.timeFunctionType, r.tableLength, p + nVal, t)
+                             : EvalTimeFunction(r.timeFunctionType, r.tableLength, p + nVal, t));
 }
 
 /// Current load vector (global frame; scalar in [0] for LoadCoordinate), for sensors.
@@ -304,7 +306,8 @@ inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, 
 namespace detail {
 /// Adds `count` force-list entries from e on to f (ComputeODE2RHS's loop).
 MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, const int* e, int count, Real t,
-                                        const Real* q, const Real* v, Real loadFactor, Real* f) {
+                                        const Real* q, const Real* v, Real loadFactor, Real* f,
+                                        TimeFunctionCache* cache) {
   Real loc[kMaxConnectorCoords];
   for (int j = 0; j < count; ++j, e += kForceEntryInts) {
     const int i = e[1];
@@ -349,7 +352,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
       }
       case ForceEntry::CoordinateLoad: {  // one scalar on one coordinate
         const Real* p;
-        const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
+        const Real s = LoadFactor(L, theta, i, t, loadFactor, &p, cache);
         f[e[2]] += s * p[0];
         break;
       }
@@ -358,7 +361,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         int n;
         if (BodyMassLoadAtNode(L, theta, e[2], mass, n)) {
           const Real* p;
-          const Real s = LoadFactor(L, theta, i, t, loadFactor, &p);
+          const Real s = LoadFactor(L, theta, i, t, loadFactor, &p, cache);
           const Vec3 vec = mass * (s * LoadVec3(p));
           for (int a = 0; a < n; ++a) f[e[3] + a] += vec[a];
           break;
@@ -377,11 +380,12 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
 }  // namespace detail
 
 /// ODE2 right-hand side f(t, q, q_t) (overwrites f[0..nODE2)); loads are scaled by loadFactor.
-/// Walks the layout's force list (layout_records.h).
+/// Walks the layout's force list (layout_records.h). `cache`: the loads' time functions at t
+/// (TimeFunctionCache), for repeated evaluations at one time.
 MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
-                                    Real loadFactor, Real* f) {
+                                    Real loadFactor, Real* f, TimeFunctionCache* cache = nullptr) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
-  detail::AddForceEntries(L, theta, L.ints + L.forceList, L.nForces, t, q, v, loadFactor, f);
+  detail::AddForceEntries(L, theta, L.ints + L.forceList, L.nForces, t, q, v, loadFactor, f, cache);
 }
 
 /// The sum of the constant loads (the layout's constant force list, LayoutView::
@@ -398,7 +402,8 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
   }
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
   // reads neither q nor v
-  detail::AddForceEntries(L, theta, L.ints + L.constantForceList, L.nConstantForces, 0, nullptr, nullptr, 1, f);
+  detail::AddForceEntries(L, theta, L.ints + L.constantForceList, L.nConstantForces, 0, nullptr, nullptr, 1, f,
+                          nullptr);
   return true;
 }
 
@@ -417,9 +422,10 @@ MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) 
 /// list). The same sums as ComputeODE2RHS; where a coordinate receives a constant load and two
 /// or more other forces, they are added in another order.
 MBS_HD_NOINLINE void ComputeODE2RHSFromConstant(const LayoutView& L, const Real* theta, Real t, const Real* q,
-                                                const Real* v, const Real* fConstant, Real* f) {
+                                                const Real* v, const Real* fConstant, Real* f,
+                                                TimeFunctionCache* cache = nullptr) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = fConstant[i];
-  detail::AddForceEntries(L, theta, L.ints + L.variableForceList, L.nVariableForces, t, q, v, 1, f);
+  detail::AddForceEntries(L, theta, L.ints + L.variableForceList, L.nVariableForces, t, q, v, 1, f, cache);
 }
 
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).

@@ -54,4 +54,30 @@ MBS_HD_INLINE Real EvalTimeFunction(int type, int tableLength, const Real* p, Re
   return 1;
 }
 
+/// Time-function values of the first kSize loads at one time t. The integrators evaluate the
+/// loads at the same time in every residual of a step attempt (generalized-alpha: every Newton
+/// iteration); with a cache they evaluate each time function once per step attempt and reuse
+/// the value (the same value: a time function depends on t and theta only).
+struct TimeFunctionCache {
+  static constexpr int kSize = 16;
+  Real t = Real(NAN);   ///< the time of the cached values (NaN: none)
+  unsigned valid = 0;   ///< bit i: value[i] holds load i's time function at t
+  Real value[kSize];
+
+  /// Load `load`'s time function at t: from the cache, or evaluated and kept.
+  MBS_HD_INLINE Real Get(int load, int type, int tableLength, const Real* p, Real time) {
+    if (load >= kSize) return EvalTimeFunction(type, tableLength, p, time);
+    if (!(time == t)) {
+      t = time;
+      valid = 0;
+    }
+    const unsigned bit = 1u << load;
+    if (!(valid & bit)) {
+      value[load] = EvalTimeFunction(type, tableLength, p, time);
+      valid |= bit;
+    }
+    return value[load];
+  }
+};
+
 }  // namespace mbsweep
