@@ -31,14 +31,6 @@ using namespace mbsweep;
 
 namespace {
 
-std::vector<std::string> Split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct Case {
   std::string model;
   Model built;
@@ -148,9 +140,9 @@ bool ParseOptions(int argc, char** argv, Options& o) {
     };
     if (a == "--sizes") {
       o.sizes.clear();
-      for (const auto& s : Split(next())) o.sizes.push_back(std::stoi(s));
-    } else if (a == "--models") o.models = Split(next());
-    else if (a == "--evaluators") o.evaluators = Split(next());
+      for (const auto& s : bench::SplitList(next())) o.sizes.push_back(std::stoi(s));
+    } else if (a == "--models") o.models = bench::SplitList(next());
+    else if (a == "--evaluators") o.evaluators = bench::SplitList(next());
     else if (a == "--budget") o.budget = std::stod(next());
     else if (a == "--threads") o.threads = std::stoi(next());
     else if (a == "--json") o.json = next();

@@ -1,6 +1,7 @@
 #include "bench/models.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/creators.h"
@@ -282,5 +283,13 @@ Model BuildBenchModel(const std::string& name) {
 }
 
 double DefaultEndTime(const std::string& name) { return Find(name).defaultEndTime; }
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
 
 }  // namespace mbsweep::bench

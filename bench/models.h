@@ -63,4 +63,7 @@ Model BuildBenchModel(const std::string& name);
 /// Default end time of a model by name; throws std::invalid_argument for unknown names.
 double DefaultEndTime(const std::string& name);
 
+/// The non-empty items of a comma-separated command-line list ("a,b,,c" -> a, b, c).
+std::vector<std::string> SplitList(const std::string& s);
+
 }  // namespace mbsweep::bench

@@ -21,6 +21,13 @@ namespace mbsweep {
 /// common/layout.h only; theta is not part of it.
 std::string LayoutSource(const Layout& layout);
 
+/// The CUDA translation unit of one model: LayoutSource (the constants in device memory) and two
+/// thread-per-system kernels, `mbsweep_model_alpha` (generalized-alpha family) and
+/// `mbsweep_model_rk` (explicit solvers), on the constant layout with the exact number of
+/// unknowns as LU capacity. bench/kernel_resources compiles it for its register and stack
+/// report; the `cuda` evaluator does not load it yet.
+std::string CudaModelSource(const Layout& layout);
+
 /// A header that generated code includes: its include path ("common/types.h",
 /// "mbsweep/item_list.h") and its text.
 struct EmbeddedHeader {
