@@ -83,8 +83,9 @@ int main(int argc, char** argv) {
     const std::string name = file ? fs::path(model).stem().string() : model;
     const std::string base = (fs::path(out) / name).string();
     std::ofstream(base + ".cu") << CudaModelSource(layout);
-    const std::string command = nvcc + " -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -diag-suppress 20012 -arch=" +
-                                arch + " -cubin -Xptxas -v -I" + MBSWEEP_SOURCE_DIR + " -I" + MBSWEEP_GENERATED_DIR +
+    const std::string command = nvcc +
+                                " -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -diag-suppress 20012 -arch=" + arch +
+                                " -cubin -Xptxas -v -I" + MBSWEEP_SOURCE_DIR + " -I" + MBSWEEP_GENERATED_DIR +
                                 " -x cu " + base + ".cu -o " + base + ".cubin > " + base + ".log 2>&1";
     if (std::system(command.c_str()) != 0) {
       std::printf("%-34s compilation failed: %s.log\n", name.c_str(), base.c_str());

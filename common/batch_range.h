@@ -26,20 +26,21 @@ struct SystemRangeArgs {
   const Real* theta = nullptr;             ///< nSystems x nTheta
   const unsigned char* invalid = nullptr;  ///< per system: 1 = row error, not evaluated
   const ObjectiveSet* objectives = nullptr;
-  const Real* signalData = nullptr;  ///< measured signals of the objectives (null: none)
+  const Real* signalData = nullptr;                       ///< measured signals of the objectives (null: none)
   int signalRows = 0, signalStride = 1, signalWidth = 0;  ///< decimated signals (0 rows: none)
-  Real* values = nullptr;          ///< nSystems x nValues
-  SolveStatus* status = nullptr;   ///< per system
-  SolveInfo* info = nullptr;       ///< per system
-  Real* signals = nullptr;         ///< nSystems x signalRows x signalWidth
-  int* signalCount = nullptr;      ///< per system
+  Real* values = nullptr;                                 ///< nSystems x nValues
+  SolveStatus* status = nullptr;                          ///< per system
+  SolveInfo* info = nullptr;                              ///< per system
+  Real* signals = nullptr;                                ///< nSystems x signalRows x signalWidth
+  int* signalCount = nullptr;                             ///< per system
 };
 
 /// A fingerprint of the plain data that crosses into a compiled model (checked when one is
 /// loaded: a shared object built against other definitions is refused).
-constexpr unsigned long long kSystemRangeAbi =
-    sizeof(SystemRangeArgs) ^ (static_cast<unsigned long long>(sizeof(ObjectiveSet)) << 16) ^
-    (static_cast<unsigned long long>(sizeof(SolveInfo)) << 32) ^ (static_cast<unsigned long long>(sizeof(LayoutView)) << 48);
+constexpr unsigned long long kSystemRangeAbi = sizeof(SystemRangeArgs) ^
+                                               (static_cast<unsigned long long>(sizeof(ObjectiveSet)) << 16) ^
+                                               (static_cast<unsigned long long>(sizeof(SolveInfo)) << 32) ^
+                                               (static_cast<unsigned long long>(sizeof(LayoutView)) << 48);
 
 /// Runs systems of `a` on the calling thread until the shared counter `next` (systems handed
 /// out in groups of 8, atomically) passes nSystems. The LU has capacity C >= the unknowns of the
@@ -50,7 +51,8 @@ template <int C, bool Exact = false, int CRK = C>
 void RunSystemRange(const LayoutView& L, const SystemRangeArgs& a, int* next) {
   const size_t nt = static_cast<size_t>(a.nTheta);
   std::vector<Real> work(static_cast<size_t>(a.explicitSolver ? ExplicitWorkSize(a.rk.solverType, L.nODE2, L.nODE1)
-                                                              : GeneralizedAlphaWorkSize(L)) + 1);
+                                                              : GeneralizedAlphaWorkSize(L)) +
+                         1);
   std::unique_ptr<FixedLU<C, Real, Exact>> la;
   std::unique_ptr<FixedLU<CRK, Real, Exact>> laRK;
   if (a.explicitSolver) laRK = std::make_unique<FixedLU<CRK, Real, Exact>>();
@@ -73,8 +75,10 @@ void RunSystemRange(const LayoutView& L, const SystemRangeArgs& a, int* next) {
         obs.signalCapacity = a.signalRows;
         obs.signalStride = a.signalStride;
       }
-      const SolveInfo info = a.explicitSolver ? RunExplicitSystem<CRK, ObjectiveObserver<>, Exact>(L, theta, a.rk, work.data(), *laRK, obs)
-                                              : RunGeneralizedAlphaSystem<C, ObjectiveObserver<>, Exact>(L, theta, a.alpha, work.data(), *la, obs);
+      const SolveInfo info =
+          a.explicitSolver
+              ? RunExplicitSystem<CRK, ObjectiveObserver<>, Exact>(L, theta, a.rk, work.data(), *laRK, obs)
+              : RunGeneralizedAlphaSystem<C, ObjectiveObserver<>, Exact>(L, theta, a.alpha, work.data(), *la, obs);
       a.info[s] = info;
       a.status[s] = info.status;
       if (a.signalRows > 0) a.signalCount[s] = obs.signalRows;

@@ -16,7 +16,9 @@ void WriteRecords(std::ostringstream& o, const char* name, const std::vector<Ite
   o << "\n};\n";
 }
 
-const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) { return items.empty() ? "nullptr" : name; }
+const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) {
+  return items.empty() ? "nullptr" : name;
+}
 
 }  // namespace
 

@@ -2,13 +2,12 @@
 /// Host only: per-model code generation. A compiled layout is fixed for a whole batch (only
 /// theta varies per system), so it can be written out as C++ constants: a constexpr
 /// LayoutView over constexpr item records and integer records. Code that runs the existing
-/// integrators on that constant instead of a layout read at run time lets the compiler fold
-/// the structure (item kinds, indices, counts) into the code and size the LU to the exact number
-/// of unknowns. The `cpu-jit` evaluator (cpu/jit.h) compiles it with the system's C++ compiler;
+/// integrators on that constant instead of a layout read at run time gives the compiler the
+/// structure (item kinds, indices, counts) to fold where it inlines, and sizes the LU to the
+/// exact number of unknowns (how much it folds: bench/RESULTS.md, section 10). The `cpu-jit` evaluator (cpu/jit.h) compiles it with the system's C++ compiler;
 /// the headers the generated code includes travel inside the program (EmbeddedHeaders).
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -66,8 +66,8 @@ struct LayoutView {
 /// Code generated for one model (common/codegen.h) defines MBSWEEP_MODEL_LAYOUT as its
 /// constexpr LayoutView before it includes the integrators: they and the objective observer
 /// then hold the layout and its sizes as compile-time constants instead of members, every call
-/// passes the one constant, and the compiler folds the structure (counts, kinds, indices) into
-/// the code. Without it (the interpreter, the CUDA kernels) they are members set from the
+/// passes the one constant, and the compiler can fold the structure (counts, kinds, indices)
+/// where it inlines. Without it (the interpreter, the CUDA kernels) they are members set from the
 /// constructor's layout.
 #ifdef MBSWEEP_MODEL_LAYOUT
 #define MBS_LAYOUT_MEMBER(name) static constexpr const LayoutView& name = MBSWEEP_MODEL_LAYOUT

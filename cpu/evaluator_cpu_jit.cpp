@@ -12,8 +12,7 @@ namespace {
 
 class CpuJitEvaluator final : public Evaluator {
  public:
-  explicit CpuJitEvaluator(const CpuJitEvaluatorOptions& o)
-      : threads_(ThreadsOrHardware(o.threads)) {}
+  explicit CpuJitEvaluator(const CpuJitEvaluatorOptions& o) : threads_(ThreadsOrHardware(o.threads)) {}
   std::string Name() const override { return "cpu-jit"; }
 
   BatchResult Evaluate(const BatchProblem& p) override {

@@ -5,7 +5,7 @@
 /// The compiler: $MBSWEEP_JIT_CXX if set (empty or "none": no compilation), else the compiler
 /// that built this program if it is still there, else `c++` on PATH. Flags: -std=c++17 -O3
 /// -march=native -ffp-contract=off (no contraction into fused multiply-adds: the compiled code
-/// rounds as the interpreter does), then the words of $MBSWEEP_JIT_FLAGS. The cache: $MBSWEEP_JIT_CACHE, else
+/// rounds as the interpreter does; with GCC also -fwhole-program), then the words of $MBSWEEP_JIT_FLAGS. The cache: $MBSWEEP_JIT_CACHE, else
 /// $XDG_CACHE_HOME/mbsweep/jit, else ~/.cache/mbsweep/jit; one shared object per hash of the
 /// generated source, the embedded headers, the compiler and its flags, written under a temporary
 /// name and renamed, so that concurrent processes share it safely.
@@ -25,11 +25,11 @@ struct SystemRangeArgs;
 struct CompiledModel {
   using RunFunction = void (*)(const SystemRangeArgs*, int*);
   RunFunction run = nullptr;
-  std::string key;             ///< the cache key (16 hexadecimal digits)
-  std::string library;         ///< path of the shared object
-  bool cacheHit = false;       ///< the shared object was in the disk cache
-  double compileSeconds = 0;   ///< generation, compilation and loading (0 on a cache hit's compile)
-  double loadSeconds = 0;      ///< generation (for the key) and loading, on a cache hit
+  std::string key;            ///< the cache key (16 hexadecimal digits)
+  std::string library;        ///< path of the shared object
+  bool cacheHit = false;      ///< the shared object was in the disk cache
+  double compileSeconds = 0;  ///< generation, compilation and loading (0 on a cache hit's compile)
+  double loadSeconds = 0;     ///< generation (for the key) and loading, on a cache hit
 };
 
 /// The compiler command the JIT would use ("" if none is usable; then `why` says why).

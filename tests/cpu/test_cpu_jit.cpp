@@ -125,8 +125,8 @@ TEST(CpuJit, SliderCrankIndex2) {
   o.component = 1;
   d.objectives = {o};
   d.samplePeriod = 0.01;
-  const BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::TrapezoidalIndex2, s,
-                                   BuildObjectives(d, layout, theta0));
+  const BatchProblem p =
+      MakeBatch(layout, map, params, DynamicSolverType::TrapezoidalIndex2, s, BuildObjectives(d, layout, theta0));
   ExpectCompiledEqualsInterpreter(p);
 }
 
@@ -154,8 +154,7 @@ TEST(CpuJit, OscillatorWithRK44) {
   o.kind = "MaxAbs";
   o.sensor = 0;
   d.objectives = {o};
-  const BatchProblem p =
-      MakeBatch(layout, map, params, DynamicSolverType::RK44, s, BuildObjectives(d, layout, theta0));
+  const BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::RK44, s, BuildObjectives(d, layout, theta0));
   ExpectCompiledEqualsInterpreter(p);
 }
 
