@@ -510,9 +510,13 @@ TEST(Evaluators, DeviceMemoryPlan) {
             static_cast<size_t>(p.ThetaSize()) * 8 + 2 * 8 + sizeof(int) + sizeof(SolveInfo) + 1);
   EXPECT_GT(plan.localBytesPerThread, 8u * 8u * 8u + ThetaLocalBound(8) * 8u);
   EXPECT_GE(ThetaLocalBound(8), p.ThetaSize());  // the pendulum's theta is read from local memory
-  // the warp slot: 3 x 3 matrix, the workspace of 2 coordinates and 1 constraint, 3 pivots
+  // the warp slot: 3 x 3 matrix, the workspace of 2 coordinates and 1 constraint, U's 3
+  // reciprocal diagonal entries (to a 16-byte boundary), the 3 x 4 stored inverse, 3 pivots (2
+  // Reals), to a 16-byte boundary
   const LayoutView L = f.layout.View();
-  const size_t reals = 9 + static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 2;
+  size_t reals = 9 + static_cast<size_t>(GeneralizedAlphaWorkSize(L)) + 3;
+  reals += reals % 2;
+  reals += 3 * 4 + 2;
   EXPECT_EQ(plan.sharedBytesPerWarp, (reals + reals % 2) * sizeof(Real));
 }
 
