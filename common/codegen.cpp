@@ -1,6 +1,7 @@
 // Per-model code generation (common/codegen.h): the layout as C++ constants.
 #include "common/codegen.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace mbsweep {
@@ -70,8 +71,14 @@ std::string LayoutSource(const Layout& layout) {
   field("eliminationTable", v.eliminationTable);
   field("nEliminated", v.nEliminated);
   field("constraintsEliminable", v.constraintsEliminable);
-  o << "  return v;\n}\n\nMBS_MODEL_CONSTANT LayoutView kLayout = MakeLayout();\nconstexpr int kUnknowns = "
-    << v.nODE2 + v.nODE1 + v.nAE << ";\n\n}  // namespace mbsweep_model\n";
+  const int unknowns = v.nODE2 + v.nODE1 + v.nAE, explicitUnknowns = v.nODE2 + v.nODE1;
+  o << "  return v;\n}\n\nMBS_MODEL_CONSTANT LayoutView kLayout = MakeLayout();\n"
+    << "constexpr int kUnknowns = " << unknowns << ";\n"
+    << "// LU capacities: generalized-alpha (all unknowns), explicit solvers (the mass matrix)\n"
+    << "constexpr int kCapacity = " << std::max(unknowns, 1) << ";\n"
+    << "constexpr int kCapacityRK = " << std::max(v.nODE2, 1) << ";\n"
+    << "constexpr int kExplicitUnknowns = " << std::max(explicitUnknowns, 1) << ";  // nODE2 + nODE1\n"
+    << "\n}  // namespace mbsweep_model\n";
   return o.str();
 }
 
@@ -84,9 +91,6 @@ std::string CudaModelSource(const Layout& layout) {
 #include "common/system_runner.h"
 
 namespace mbsweep_model {
-constexpr int kCapacity = kUnknowns > 0 ? kUnknowns : 1;
-constexpr int kCapacityRK = kLayout.nODE2 > 0 ? kLayout.nODE2 : 1;  // the explicit solvers' mass matrix
-constexpr int kExplicitUnknowns = kLayout.nODE2 + kLayout.nODE1 > 0 ? kLayout.nODE2 + kLayout.nODE1 : 1;
 
 /// Everything a system's run reads and writes, one row or entry per system.
 struct Args {

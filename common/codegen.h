@@ -16,8 +16,10 @@
 namespace mbsweep {
 
 /// The C++ definitions of `layout` in namespace mbsweep_model: kLayout (a constexpr LayoutView
-/// equal to layout.View() in every field) and kUnknowns (nODE2 + nODE1 + nAE). Includes
-/// common/layout.h only; theta is not part of it.
+/// equal to layout.View() in every field), kUnknowns (nODE2 + nODE1 + nAE) and the LU
+/// capacities kCapacity (generalized-alpha) and kCapacityRK (the explicit solvers' mass matrix)
+/// and kExplicitUnknowns (nODE2 + nODE1), each at least 1. Includes common/layout.h only; theta
+/// is not part of it.
 std::string LayoutSource(const Layout& layout);
 
 /// The CUDA translation unit of one model: LayoutSource (the constants in device memory) and two
