@@ -8,7 +8,6 @@
 
 namespace mbsweep {
 
-
 /// In-place LU factorization with partial pivoting of the row-major n x n matrix a (Doolittle,
 /// rows interchanged, interchange k <-> piv[k] recorded). Returns false for an exactly zero or
 /// non-finite pivot.
@@ -135,6 +134,31 @@ MBS_HD_INLINE void ApplyPivots(const int* piv, Int n, Real* x) {
     }
 }
 
+namespace detail {
+/// FactorizeForSolves's transposition, row i: swaps the factors right of the diagonal in row i
+/// with those below it in column i (rows are independent: a team runs them on its lanes).
+template <class Scalar, class Int>
+MBS_HD_INLINE void TransposeFactorsAt(Scalar* a, Int n, int i) {
+  for (int j = i + 1; j < n; ++j) {
+    const Scalar t = a[i * n + j];
+    a[i * n + j] = a[j * n + i];
+    a[j * n + i] = t;
+  }
+}
+/// Column j of the inverse (n <= kInverseUpTo) from the transposed factors, by one solve of
+/// the unit vector e_j, into inverse + j * InverseRows(n); the padding row of an odd n is 0.
+template <class Scalar, class Int>
+MBS_HD_INLINE void InverseColumn(const Scalar* a, const int* piv, const Scalar* invDiag, Int n, int j,
+                                 Scalar* inverse) {
+  Real e[kInverseUpTo];
+  for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
+  ApplyPivots(piv, n, e);
+  SubstituteTransposed(a, invDiag, n, e);
+  const int rows = InverseRows(n);
+  for (int i = 0; i < rows; ++i) inverse[j * rows + i] = i < n ? static_cast<Scalar>(e[i]) : Scalar(0);
+}
+}  // namespace detail
+
 /// The factorization for repeated solves (FixedLU, the reference solver's DenseLA, the host
 /// lockstep batch): FactorizeDense, then for an LU the factors transposed in place, U's
 /// reciprocal diagonal in `invDiag` (n), and up to kInverseUpTo unknowns the inverse in
@@ -142,28 +166,16 @@ MBS_HD_INLINE void ApplyPivots(const int* piv, Int n, Real* x) {
 /// per unit vector. Modified Newton solves many times per factorization: the back
 /// substitution's divisions waited for each other, and a small system's substitutions are
 /// mostly waits, where the rows of a matrix-vector product are not. The results differ from
-/// a row-by-row substitution's in round-off only. Returns false for a singular or non-finite matrix.
+/// a row-by-row substitution's in round-off only. Returns false for a singular or non-finite
+/// matrix.
 template <class Scalar, class Int>
 MBS_HD bool FactorizeForSolves(Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, Int n, bool& diagonal) {
   if (!FactorizeDense(a, piv, n, diagonal)) return false;
   if (diagonal) return true;
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      const Scalar t = a[i * n + j];
-      a[i * n + j] = a[j * n + i];
-      a[j * n + i] = t;
-    }
+  for (int i = 0; i < n; ++i) detail::TransposeFactorsAt(a, n, i);
   for (int i = 0; i < n; ++i) invDiag[i] = Scalar(1) / a[i * n + i];
-  if (n <= kInverseUpTo) {
-    const int rows = InverseRows(n);
-    for (int j = 0; j < n; ++j) {
-      Real e[kInverseUpTo];
-      for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
-      ApplyPivots(piv, n, e);
-      SubstituteTransposed(a, invDiag, n, e);
-      for (int i = 0; i < n; ++i) inverse[j * rows + i] = static_cast<Scalar>(e[i]);
-    }
-  }
+  if (n <= kInverseUpTo)
+    for (int j = 0; j < n; ++j) detail::InverseColumn(a, piv, invDiag, n, j, inverse);
   return true;
 }
 

@@ -801,8 +801,8 @@ class GeneralizedAlpha {
   /// gamma' = d v / d delta, 1 / (beta h^2) = d lambda / d delta, 2 / h = d y_t / d delta
   Real stepBetaP_ = 0, stepGammaP_ = 0, stepInverseBh2_ = 0, stepODE1Factor_ = 0;
   bool constantForces_ = false;  ///< w_.fConstant holds the constant loads (BeginRun)
-  TimeFunctionCache timeFunctions_;  ///< the loads' time functions at the residuals' time
   bool variableForces_ = true;   ///< the variable force list adds something (BeginRun)
+  TimeFunctionCache timeFunctions_;  ///< the loads' time functions at the residuals' time
   int goodSteps_ = 0;              ///< accepted steps since the last step-size change
   int attemptsLeft_ = 0;           ///< step attempts left of maxStepAttempts
   // Newton state of the current step attempt

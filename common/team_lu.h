@@ -1,7 +1,7 @@
 /// @file team_lu.h
 /// FactorizeForSolves / SolveFactored (common/dense_lu.h, FixedLU's arithmetic) run by a team
-/// of lanes that share one row-major n x n matrix: the cooperative linear algebra of the warp-per-system CUDA kernel
-/// (cuda/evaluator_cuda.cu), written once for the device warp and for a host team that
+/// of lanes that share one row-major n x n matrix: the cooperative linear algebra of the
+/// warp-per-system CUDA kernel (cuda/evaluator_cuda.cu), written once for the device warp and for a host team that
 /// emulates its lanes (tests/common/test_team_lu.cpp checks it against FactorizeForSolves
 /// and SolveFactored bit for bit).
 ///
@@ -187,12 +187,7 @@ MBS_HD bool TeamFactorizeForSolves(Team& team, Scalar* a, int* piv, Scalar* invD
   if (diagonal) return true;
   const int T = team.Size();
   team.ForEachLane([&](int lane) {
-    for (int i = lane; i < n; i += T)
-      for (int j = i + 1; j < n; ++j) {
-        const Scalar t = a[i * n + j];
-        a[i * n + j] = a[j * n + i];
-        a[j * n + i] = t;
-      }
+    for (int i = lane; i < n; i += T) detail::TransposeFactorsAt(a, n, i);
   });
   team.Sync();
   team.ForEachLane([&](int lane) {
@@ -200,15 +195,8 @@ MBS_HD bool TeamFactorizeForSolves(Team& team, Scalar* a, int* piv, Scalar* invD
   });
   team.Sync();
   if (n <= kInverseUpTo) {
-    const int rows = InverseRows(n);
     team.ForEachLane([&](int lane) {
-      for (int j = lane; j < n; j += T) {
-        Real e[kInverseUpTo];
-        for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
-        ApplyPivots(piv, n, e);
-        SubstituteTransposed(a, invDiag, n, e);
-        for (int i = 0; i < n; ++i) inverse[j * rows + i] = static_cast<Scalar>(e[i]);
-      }
+      for (int j = lane; j < n; j += T) detail::InverseColumn(a, piv, invDiag, n, j, inverse);
     });
     team.Sync();
   }

@@ -15,7 +15,6 @@ namespace mbsweep {
 
 BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backend, int threads,
                                  const SystemRangeRunner& run) {
-  CheckBatchProblem(p);
   const auto t0 = std::chrono::steady_clock::now();
   BatchResult r = MakeEmptyResult(p, backend);
   std::vector<unsigned char> invalid(static_cast<size_t>(p.nSystems));
@@ -62,6 +61,7 @@ class CpuEvaluator final : public Evaluator {
   std::string Name() const override { return "cpu"; }
 
   BatchResult Evaluate(const BatchProblem& p) override {
+    CheckBatchProblem(p);
     const LayoutView L = p.layout->View();
     const int cap = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
     return EvaluateSystemRanges(p, Name(), threads_, [&](const SystemRangeArgs& a, int* next) {

@@ -36,8 +36,9 @@ struct SystemRangeArgs;
 /// Runs the systems of a batch given as SystemRangeArgs on the calling thread (handing
 /// them out through the shared counter, as RunSystemRange in common/batch_range.h).
 using SystemRangeRunner = std::function<void(const SystemRangeArgs&, int* next)>;
-/// The CPU evaluators' common part: checks the problem, builds the result and the plain
-/// arguments, runs `run` on min(threads, groups of 8 systems) threads and times it.
+/// The CPU evaluators' common part, for a problem that passed CheckBatchProblem: builds the
+/// result and the plain arguments, runs `run` on min(threads, groups of 8 systems) threads and
+/// times it.
 BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backend, int threads,
                                  const SystemRangeRunner& run);
 /// `threads`, or the hardware's thread count for 0.

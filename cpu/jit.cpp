@@ -189,6 +189,7 @@ std::shared_ptr<CompiledModel> Load(const std::string& library, std::string* why
   auto run = reinterpret_cast<CompiledModel::RunFunction>(::dlsym(handle, "mbsweep_model_run"));
   if (!abi || !run || abi() != kSystemRangeAbi) {
     if (why) *why = library + " is not a model of this mbsweep build (its interface differs)";
+    ::dlclose(handle);
     return nullptr;
   }
   auto m = std::make_shared<CompiledModel>();

@@ -161,8 +161,8 @@ constexpr WarpLaunchPolicy WarpPolicy(size_t sharedBytesPerWarp) {
 /// Shared memory of one warp of the warp-per-system kernel, sized for the model's n unknowns
 /// (not its capacity): the row-major n x n iteration-matrix slot, the integrator's workspace
 /// (GeneralizedAlphaWorkSize Reals), U's reciprocal diagonal (n), up to kInverseUpTo unknowns
-/// the inverse (n InverseRows(n)) and n pivots, each part starting at a 16-byte boundary. The workspace lives in
-/// shared memory, not in lane 0's local memory, because the warp's solve reads w.res and
+/// the inverse (n InverseRows(n), from a 16-byte boundary) and n pivots, padded to 16 bytes. The
+/// workspace lives in shared memory, not in lane 0's local memory, because the warp's solve reads w.res and
 /// writes w.delta; lane 0's integrator object and observer stay in its local memory.
 struct WarpSlot {
   int n = 0;         ///< unknowns nODE2 + nODE1 + nAE
@@ -188,9 +188,9 @@ using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
 
 /// One warp integrates one system of the chunk (generalized-alpha): lane 0 builds the system
 /// in its local memory over the warp's shared slot and runs its phases; the warp factorizes
-/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's
-/// arithmetic). Outputs as FusedKernel's. Every lane of a warp stays in the warp's system
-/// until it is finished (the exit test is warp-uniform), so every shuffle has all 32 lanes.
+/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's arithmetic). Outputs as
+/// FusedKernel's. Every lane of a warp stays in the warp's system until it is finished (the
+/// exit test is warp-uniform), so every shuffle has all 32 lanes.
 __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
     WarpFusedKernel(FusedArgs a, GeneralizedAlphaParameters P, WarpSlot slot) {
   extern __shared__ Real warpSlots[];
