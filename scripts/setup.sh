@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime): the fuzz preset (scripts/fuzz.sh).
+# libopenmpi-dev and openmpi-bin (mpirun): studies over MPI ranks and their test.
 PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
-      libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev clang-14 libclang-rt-14-dev)
+      libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev clang-14 libclang-rt-14-dev
+      libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,6 +9,11 @@
 /// Order per chunk k: evaluate, then every sink's Append in the order given (each writes and
 /// flushes its file), then MarkCompleted(k). A kill before MarkCompleted loses only chunk k:
 /// on resume the manifest cuts every guarded output back to its size after chunk k-1.
+///
+/// Over MPI ranks (ChunkedStudyPlan::ranks, ranks.h): rank 0 hands the chunks out dynamically
+/// (Ranks::Map) to every rank, itself included, and appends and records them in chunk order
+/// while the ranks evaluate the next ones; the other ranks evaluate with ServeChunks. The
+/// outputs and the manifest are those of one rank, so a run resumes with any number of ranks.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +23,7 @@
 #include <vector>
 
 #include "studies/grid.h"
+#include "studies/ranks.h"
 
 namespace mbsweep {
 
@@ -62,6 +68,8 @@ struct ChunkedStudyPlan {
   /// For the message of a manifest with more chunks than the study: "<name>: resume: the
   /// manifest '<path>' records K chunks, the <what> has N".
   std::string name = "study", what = "study";
+  /// The ranks that evaluate the chunks (nullptr or one rank: this process alone).
+  Ranks* ranks = nullptr;
 };
 
 /// Fills `rows` with the evaluated points [begin, end) (one row per point, in order).
@@ -72,6 +80,7 @@ struct ChunkedStudyRun {
   std::uint64_t chunks = 0;         ///< chunks of the study
   std::uint64_t resumedChunks = 0;  ///< taken from the checkpoint, not evaluated
   std::uint64_t evaluatedChunks = 0;
+  double evaluationSeconds = 0;     ///< the evaluator calls' wall time, summed over the chunks (and ranks)
 };
 
 /// Runs the plan: opens the manifest (if any), starts the sinks, then evaluates and appends
@@ -82,5 +91,10 @@ struct ChunkedStudyRun {
 ChunkedStudyRun RunChunkedStudy(const ChunkedStudyPlan& plan, const ChunkEvaluator& evaluate,
                                 const std::vector<StudySink*>& sinks,
                                 const std::function<void(std::uint64_t end)>& onChunk = {});
+
+/// Ranks other than 0: evaluates the chunks that rank 0's RunChunkedStudy hands out, until rank
+/// 0 calls Ranks::Release. `plan` is this rank's plan of the same study (plan.ranks set): a
+/// chunk whose plan has another fingerprint, total or chunk size fails (rank 0 reports it).
+void ServeChunks(const ChunkedStudyPlan& plan, const ChunkEvaluator& evaluate);
 
 }  // namespace mbsweep

@@ -16,6 +16,7 @@
 #include "common/rules.h"
 #include "cpu/simulation.h"
 #include "studies/cli/commands.h"
+#include "studies/ranks.h"
 #include "studies/results_file.h"
 #include "studies/study_file.h"
 
@@ -123,41 +124,59 @@ int RunCli(const std::vector<std::string>& args) {
   plot->add_option("--out,-o", o.out, "folder for the PNG files (default: the output folder, or next to the results file)");
   plot->add_flag("--quiet,-q", o.quiet, "do not list the written files");
 
+  // under an MPI launcher every rank parses the same command line; rank 0 speaks for all
+  Ranks& ranks = Ranks::World();
   std::vector<std::string> argvTail(args.begin() + (args.empty() ? 0 : 1), args.end());
   std::reverse(argvTail.begin(), argvTail.end());  // CLI11 parses a reversed vector
   try {
     app.parse(argvTail);
   } catch (const CLI::ParseError& e) {
+    if (!ranks.IsRoot()) return e.get_exit_code() == 0 ? 0 : 1;
     return app.exit(e) == 0 ? 0 : 1;  // --help/--version: 0; any usage error: 1
   }
+  // sweep, optimize, sensitivity and identify spread their batches over the ranks (the other
+  // ranks serve rank 0 inside the command); simulate, compare and plot run on rank 0 alone
+  const bool distributed = sweep->parsed() || optimize->parsed() || sensitivity->parsed() || identify->parsed();
+  if (!ranks.IsRoot() && !distributed) return 0;
 
+  int code = 1;
+  std::string kind = "error", what;
   try {
-    if (simulate->parsed()) return RunSimulate(o);
-    if (sweep->parsed()) return RunSweep(o);
-    if (optimize->parsed()) return RunOptimize(o);
-    if (sensitivity->parsed()) return RunSensitivity(o);
-    if (identify->parsed()) return RunIdentify(o);
-    if (compare->parsed()) return RunCompare(o);
-    if (plot->parsed()) return RunPlot(o);
+    if (simulate->parsed()) code = RunSimulate(o);
+    if (sweep->parsed()) code = RunSweep(o);
+    if (optimize->parsed()) code = RunOptimize(o);
+    if (sensitivity->parsed()) code = RunSensitivity(o);
+    if (identify->parsed()) code = RunIdentify(o);
+    if (compare->parsed()) code = RunCompare(o);
+    if (plot->parsed()) code = RunPlot(o);
   } catch (const StudyFileError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    code = 2, what = e.what();
   } catch (const ValidationError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    code = 2, what = e.what();
   } catch (const SolverError& e) {
-    std::fprintf(stderr, "solver error: %s\n", e.what());
-    return 3;
+    code = 3, kind = "solver error", what = e.what();
   } catch (const std::bad_alloc&) {
     // sizes that cannot fit are refused up front (memory_limit.h); this is memory that other
     // programs hold, or a batch just below the limit
-    std::fprintf(stderr, "error: out of memory (a sweep holds one chunk of --chunk systems at a time)\n");
-    return 3;
+    code = 3, what = "out of memory (a sweep holds one chunk of --chunk systems at a time)";
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 3;
+    code = 3, what = e.what();
   }
-  return 1;
+  if (!ranks.IsRoot()) {  // rank 0 reports it (Ranks::Map) and ends the job
+    if (!what.empty()) ranks.ServeFailure(what);
+    return code;
+  }
+  if (!what.empty()) {
+    std::fprintf(stderr, "%s: %s\n", kind.c_str(), what.c_str());
+    if (ranks.Size() > 1) {
+      std::fflush(nullptr);
+      ranks.Abort(code);  // other ranks may be busy with pieces or waiting for them
+    }
+    return code;
+  }
+  if (distributed)
+    for (const std::string& w : ranks.Release()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  return code;
 }
 
 }  // namespace mbsweep::cli

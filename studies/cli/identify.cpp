@@ -62,6 +62,7 @@ int RunIdentify(const Options& o) {
   s.column = IdentificationColumn(s.objectives);  // the weighted sum of the channels' RMS errors
   const StudySpec& st = s.file.study;
   GeneticOptions g = GeneticOptionsFor(st, o);
+  if (ServeOtherRanks(s)) return 0;
   s.OpenFolder(o, "identify", {"results.txt", "results.txt.manifest", "history.csv", "signals.csv", "summary.json"},
                o.resume);
   const std::string& out = s.folder.Path();

@@ -3,5 +3,10 @@
 #include <vector>
 
 #include "studies/cli/cli.h"
+#include "studies/ranks.h"
 
-int main(int argc, char** argv) { return mbsweep::cli::RunCli(std::vector<std::string>(argv, argv + argc)); }
+int main(int argc, char** argv) {
+  const int code = mbsweep::cli::RunCli(std::vector<std::string>(argv, argv + argc));
+  mbsweep::Ranks::World().Finalize();
+  return code;
+}

@@ -13,6 +13,7 @@ int RunOptimize(const Options& o) {
   RequireStudy(s.file, {StudyType::GeneticOptimization}, "optimize");
   const StudySpec& st = s.file.study;
   GeneticOptions g = GeneticOptionsFor(st, o);
+  if (ServeOtherRanks(s)) return 0;
   s.OpenFolder(o, "optimize", {"results.txt", "results.txt.manifest", "history.csv", "summary.json"}, o.resume);
   const std::string& out = s.folder.Path();
   g.resultsFile = s.folder.File("results.txt");

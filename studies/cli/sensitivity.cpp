@@ -13,6 +13,7 @@ int RunSensitivity(const Options& o) {
   Session s;
   OpenSession(s, o, o.backend);
   RequireStudy(s.file, {StudyType::Sensitivity}, "sensitivity");
+  if (ServeOtherRanks(s)) return 0;
   const StudySpec& st = s.file.study;
   s.OpenFolder(o, "sensitivity", {"sensitivities.csv", "evaluations.csv", "summary.json"});
   const SensitivityResult r = ComputeSensitivities(

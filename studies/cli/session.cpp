@@ -10,6 +10,8 @@
 
 #include "common/output_file.h"
 #include "studies/checkpoint.h"
+#include "studies/rank_evaluator.h"
+#include "studies/ranks.h"
 #include "studies/results_file.h"
 
 namespace mbsweep::cli {
@@ -71,7 +73,7 @@ Json SettingsJson(const StudyFile& f) {
 
 /// A warning: on stderr at once, and into `warnings` (summary.json).
 void AddWarning(Json& warnings, const std::string& w) {
-  std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (Ranks::World().IsRoot()) std::fprintf(stderr, "warning: %s\n", w.c_str());  // once per job
   warnings.push_back(w);
 }
 
@@ -90,24 +92,29 @@ void Session::OpenFolder(const Options& o, const std::string& command, const std
   for (const auto& w : folder.Warnings()) warnings.push_back(w);
 }
 
-BatchResult Session::Evaluate(const Points& points) {
+BatchResult Session::Run(const Points& points, std::vector<std::string>& why) const {
   const std::vector<double> rows = StudyRows(mapping, points);
   const BatchProblem p = MakeBatch(layout, *map, rows, file.solver, file.settings, objectives);
   BatchResult r = evaluator->Evaluate(p);
+  why.assign(static_cast<size_t>(r.nSystems), "");
+  for (int i = 0; i < r.nSystems; ++i)
+    if (r.status[static_cast<size_t>(i)] != SolveStatus::ok) why[static_cast<size_t>(i)] = FailureReason(p, r, i);
+  return r;
+}
+
+void Session::Count(const std::vector<double>& point, const std::string& status, const std::string& reason) {
+  ++statusCounts[status];
+  if (status != SolveStatusName(SolveStatus::ok) && failures.size() < kListedFailures)
+    failures.push_back({{"evaluation", evaluated}, {"parameters", point}, {"status", status}, {"reason", reason}});
+  ++evaluated;
+}
+
+BatchResult Session::Evaluate(const Points& points) {
+  std::vector<std::string> why;
+  BatchResult r = Run(points, why);
   evaluationSeconds += r.seconds;
-  reasons.assign(static_cast<size_t>(r.nSystems), "");
-  for (int i = 0; i < r.nSystems; ++i) {
-    const SolveStatus st = r.status[static_cast<size_t>(i)];
-    ++statusCounts[SolveStatusName(st)];
-    if (st == SolveStatus::ok) continue;
-    reasons[static_cast<size_t>(i)] = FailureReason(p, r, i);
-    if (failures.size() < kListedFailures)
-      failures.push_back({{"evaluation", evaluated + static_cast<std::uint64_t>(i)},
-                          {"parameters", points[static_cast<size_t>(i)]},
-                          {"status", SolveStatusName(st)},
-                          {"reason", reasons[static_cast<size_t>(i)]}});
-  }
-  evaluated += static_cast<std::uint64_t>(r.nSystems);
+  for (int i = 0; i < r.nSystems; ++i)
+    Count(points[static_cast<size_t>(i)], SolveStatusName(r.status[static_cast<size_t>(i)]), why[static_cast<size_t>(i)]);
   return r;
 }
 
@@ -127,6 +134,7 @@ Json Session::Summary(const std::string& command) const {
               {"study", file.path},
               {"studyType", StudyTypeName(file.study.type)},
               {"backend", backend},
+              {"ranks", Ranks::World().Size()},
               {"settings", SettingsJson(file)},
               {"objectives", names},
               {"studyObjective", objectives.valueNames.at(static_cast<size_t>(column))},
@@ -135,6 +143,17 @@ Json Session::Summary(const std::string& command) const {
               {"failures", failures},
               {"warnings", warnings},
               {"timings", {{"totalSeconds", Seconds(start)}, {"evaluationSeconds", evaluationSeconds}}}};
+}
+
+bool ServeOtherRanks(Session& s) {
+  Ranks& ranks = Ranks::World();
+  if (ranks.Size() == 1) return false;
+  if (ranks.IsRoot()) {
+    s.evaluator = std::make_unique<RankEvaluator>(std::move(s.evaluator), ranks);
+    return false;
+  }
+  ServeBatches(ranks, *s.evaluator, s.layout, s.file.solver, s.file.settings, s.objectives);
+  return true;
 }
 
 void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, const std::string& command) {
@@ -172,7 +191,9 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
     s.column = static_cast<int>(it - names.begin());
   }
   EvaluatorOptions eo;
-  eo.threads = o.threads;
+  const Ranks& ranks = Ranks::World();
+  eo.threads = o.threads ? o.threads : ranks.DefaultThreads();  // ranks on one node share its cores
+  eo.device = ranks.LocalRank();                                // one GPU per rank on a node
   s.evaluator = CreateEvaluator(backend, eo);
   s.backend = s.evaluator->Name();
 }

@@ -46,7 +46,7 @@ void WriteJson(const std::string& path, const Json& j);
 StudyFile LoadStudy(const Options& o, bool readDataFiles = true);
 /// The settings of summary.json.
 Json SettingsJson(const StudyFile& f);
-/// A warning: on stderr at once, and into `warnings` (summary.json).
+/// A warning: on stderr at once (by rank 0 only under MPI), and into `warnings` (summary.json).
 void AddWarning(Json& warnings, const std::string& w);
 /// Measured signals that do not cover the study's simulated time span (SignalCoverageWarnings).
 std::vector<std::string> SignalWarnings(const StudyFile& f, const ObjectiveSetDescription& d,
@@ -67,7 +67,6 @@ struct Session {
   double evaluationSeconds = 0;
   std::uint64_t evaluated = 0;
   std::map<std::string, std::uint64_t> statusCounts;
-  std::vector<std::string> reasons;  ///< of the last Evaluate, per system: why it failed ("" for ok)
   Json failures = Json::array();     ///< the first kListedFailures failed systems, for summary.json
   OutputFolder folder;
   Json warnings = Json::array();  ///< every warning of the run (printed to stderr as it arises)
@@ -85,11 +84,22 @@ struct Session {
                   bool resume = false);
   /// Evaluates the points as one batch; counts statuses, keeps the reasons and the first failures.
   BatchResult Evaluate(const Points& points);
+  /// Evaluates the points as one batch and says why each system failed ("" for ok); counts
+  /// nothing (the evaluator is the only state it uses).
+  BatchResult Run(const Points& points, std::vector<std::string>& why) const;
+  /// Counts one evaluated system: its status, and it among the listed failures if not ok.
+  void Count(const std::vector<double>& point, const std::string& status, const std::string& reason);
   /// The study value of each system (NaN where the status is not ok).
   std::vector<double> Column(const BatchResult& r) const;
   /// The summary.json fields every command writes.
   Json Summary(const std::string& command) const;
 };
+
+/// Under MPI with several ranks (ranks.h): on rank 0 the session's evaluator becomes a
+/// RankEvaluator that spreads every batch over the ranks, and false is returned; every other
+/// rank serves those batches until rank 0 is done and true is returned (the command then ends
+/// there: rank 0 writes every output). One rank: false, nothing changes.
+bool ServeOtherRanks(Session& s);
 
 /// StudyFileError unless the file's study.type is one of `types`.
 void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, const std::string& command);

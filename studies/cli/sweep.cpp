@@ -30,12 +30,13 @@ void CheckSweepOptions(const Options& o, const StudySpec& st) {
                           std::string(grid ? "ParameterVariation grid" : "CSV design"));
 }
 
-/// The rows of sweep points [begin, end): evaluated as one batch of the session.
-ChunkEvaluator SweepChunks(Session& s, const StudyPointSource& source) {
-  return [&s, &source, points = Points{}, py = std::vector<std::vector<PyNumber>>{}](
+/// The rows of sweep points [begin, end): evaluated as one batch of the session (counted by
+/// the sink of rank 0, which sees every rank's rows).
+ChunkEvaluator SweepChunks(const Session& s, const StudyPointSource& source) {
+  return [&s, &source, points = Points{}, py = std::vector<std::vector<PyNumber>>{}, why = std::vector<std::string>{}](
              std::uint64_t begin, std::uint64_t end, StudyRowChunk& rows) mutable {
     source.Fill(begin, end, points, py);
-    const BatchResult r = s.Evaluate(points);
+    const BatchResult r = s.Run(points, why);
     rows.resize(points.size());
     for (size_t i = 0; i < points.size(); ++i) {
       StudyRow& row = rows[i];
@@ -46,7 +47,7 @@ ChunkEvaluator SweepChunks(Session& s, const StudyPointSource& source) {
                         r.values.begin() + static_cast<long>(i + 1) * r.nValues);
       row.value = r.Value(static_cast<int>(i), s.column);
       row.status = SolveStatusName(r.status[i]);
-      row.reason = s.reasons[i];
+      row.reason = why[i];
     }
   };
 }
@@ -95,10 +96,17 @@ int RunSweep(const Options& o) {
   const ParameterGrid* grid = source.Grid();
   for (const auto& w : source.Warnings()) s.Warn(w);
   ChunkedStudyPlan plan;
+  plan.name = "sweep";
+  plan.resume = o.resume;
   plan.total = source.Total();
   plan.chunkSize = SweepChunkSize(o, s, plan.total);
-  plan.resume = o.resume;
-  plan.name = "sweep";
+  plan.fingerprint = Fingerprint(o, s, "chunk size=" + std::to_string(plan.chunkSize) + "\nseed=" +
+                                           std::to_string(seed) + "\ncount=" + std::to_string(count));
+  plan.ranks = &Ranks::World();  // chunks go to every rank; rank 0 writes them in order
+  if (!plan.ranks->IsRoot()) {
+    ServeChunks(plan, SweepChunks(s, source));
+    return 0;
+  }
 
   s.OpenFolder(o, "sweep", {"results.csv", "results.txt", "summary.json", "manifest.txt"}, o.resume);
   const std::string resultsTxt = s.folder.File("results.txt"), resultsCsv = s.folder.File("results.csv");
@@ -106,12 +114,13 @@ int RunSweep(const Options& o) {
   plan.outputs = {resultsCsv};
   if (grid) plan.outputs.push_back(resultsTxt);
   plan.manifestPath = s.folder.File("manifest.txt");
-  plan.fingerprint = Fingerprint(o, s, "chunk size=" + std::to_string(plan.chunkSize) + "\nseed=" +
-                                           std::to_string(seed) + "\ncount=" + std::to_string(count));
   ResultsCsvSink csv(resultsCsv, names, s.objectives.valueNames);
   // on resume the counts and the optimum start from the rows kept from the earlier run
   SummaryAccumulator acc([&](const auto& add) { ReadResultsCsvRows(resultsCsv, names, objective, add); });
-  std::vector<StudySink*> sinks{&acc, &csv};
+  CallbackSink counter([&](const StudyRowChunk& rows) {
+    for (const StudyRow& r : rows) s.Count(r.point, r.status, r.reason);
+  });
+  std::vector<StudySink*> sinks{&counter, &acc, &csv};
   std::unique_ptr<GridResultsFileSink> txt;
   if (grid) {
     txt = std::make_unique<GridResultsFileSink>(resultsTxt, *grid, "mbsweep " + s.backend, st.addComputationIndex);
@@ -126,6 +135,7 @@ int RunSweep(const Options& o) {
     progress->Update(end);
   });
   progress->Finish();
+  s.evaluationSeconds = run.evaluationSeconds;
 
   Json summary = s.Summary("sweep");
   summary["points"] = plan.total;
