@@ -140,6 +140,10 @@ struct EvaluatorOptions {
 /// "no usable CUDA device (...)"). Defined in studies/evaluators.cpp (mbsweep::backends).
 std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const EvaluatorOptions& options = {});
 
+/// The number of CUDA devices this process sees (0 without the CUDA backend or a usable
+/// device). Defined in cuda/ (or, without it, in studies/evaluators.cpp).
+int CudaDeviceCount();
+
 /// True if this build has the CUDA backend and a device is usable (why: the reason if not).
 /// Defined in studies/evaluators.cpp (mbsweep::backends).
 bool CudaAvailable(std::string* why = nullptr);

@@ -384,6 +384,15 @@ class CudaEvaluator final : public Evaluator {
 
 }  // namespace
 
+int CudaDeviceCount() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error
+    return 0;
+  }
+  return count;
+}
+
 bool CudaDeviceAvailable(std::string* why) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);

@@ -67,6 +67,9 @@ KernelMapping ChooseKernelMapping(int capacity, bool explicitSolver, KernelMappi
 /// "automatic", "threadPerSystem", "warpPerSystem".
 const char* KernelMappingName(KernelMapping mapping);
 
+/// The number of CUDA devices this process sees (0 if none is usable).
+int CudaDeviceCount();
+
 /// True if a CUDA device can be used; otherwise `why` says why (no driver, no device).
 bool CudaDeviceAvailable(std::string* why = nullptr);
 

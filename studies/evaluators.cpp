@@ -11,6 +11,10 @@
 
 namespace mbsweep {
 
+#ifndef MBSWEEP_HAVE_CUDA
+int CudaDeviceCount() { return 0; }
+#endif
+
 bool CudaAvailable(std::string* why) {
 #ifdef MBSWEEP_HAVE_CUDA
   return CudaDeviceAvailable(why);

@@ -193,7 +193,10 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
   EvaluatorOptions eo;
   const Ranks& ranks = Ranks::World();
   eo.threads = o.threads ? o.threads : ranks.DefaultThreads();  // ranks on one node share its cores
-  eo.device = ranks.LocalRank();                                // one GPU per rank on a node
+  // one GPU per rank on a node: the rank's place on it, modulo the devices it sees (a
+  // launcher that gives each rank one device shows it as device 0)
+  if (ranks.Size() > 1 && backend != "cpu" && backend != "cpu-jit")
+    eo.device = ranks.LocalRank() % std::max(1, CudaDeviceCount());
   s.evaluator = CreateEvaluator(backend, eo);
   s.backend = s.evaluator->Name();
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Studies over MPI ranks (studies/ranks.h), run by ctest when the build has MPI:
-#   mpi_ranks.sh MBSWEEP MPIEXEC EXAMPLES_DIR WORK_DIR
+#   mpi_ranks.sh MBSWEEP MPIEXEC EXAMPLES_DIR WORK_DIR RANKS_OSCILLATOR
 # Every study's outputs under `mpiexec -np 3` (and resumed with another rank count after a
 # rank was killed) are byte for byte those of one rank; a failing rank and a killed rank end
 # the job with a message that names them.
 set -euo pipefail
-MBSWEEP=$1 MPIEXEC=$2 EXAMPLES=$3 WORK=$4
+MBSWEEP=$1 MPIEXEC=$2 EXAMPLES=$3 WORK=$4 RANKS_EXAMPLE=$5
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK"
@@ -96,6 +96,11 @@ run sens1 1 sensitivity sensitivity.yaml --backend cpu
 run sens3 3 sensitivity sensitivity.yaml --backend cpu
 same sens1 sens3 sensitivities.csv evaluations.csv
 grep -q '"ranks": 3' scan3/summary.json || fail "summary.json of 3 ranks does not say so"
+# the C++ API (ParameterVariation and GeneticOptimization on a RankEvaluator)
+"$RANKS_EXAMPLE" run >api1.out && mv run api1
+timeout 300 "${MPI[@]}" -np 3 "$RANKS_EXAMPLE" run >api3.out && mv run api3
+same api1 api3 variation.txt genetic.txt
+grep -q "^3 ranks: 1600 grid points" api3.out || fail "the C++ example on 3 ranks: $(cat api3.out)"
 
 # 2. a killed rank ends the job; the study resumes with another number of ranks
 run long1 1 sweep "$SCAN" --count 262144 --chunk 2048 --backend cpu
