@@ -129,7 +129,15 @@ std::uint64_t MessageId(const std::string& m) {
 /// Non-blocking sends whose buffers live until they complete.
 class Sends {
  public:
-  ~Sends() { WaitAll(); }
+  ~Sends() {
+    // after a failure the job ends (Abort) and a receiver may never come: the buffers of the
+    // sends still in flight are left to the process's end rather than waited for
+    if (std::uncaught_exceptions() > 0) {
+      static_cast<void>(new std::list<Pending>(std::move(pending_)));
+      return;
+    }
+    WaitAll();
+  }
   void Post(std::string message, int to, int tag) {
     if (message.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
       throw std::runtime_error("a message between ranks of " + std::to_string(message.size()) +

@@ -31,7 +31,7 @@
 namespace mbsweep {
 
 /// Version written into results files.
-inline constexpr const char* kMbsweepVersion = "0.1.0";
+inline constexpr const char* kMbsweepVersion = MBSWEEP_VERSION;  // CMakeLists.txt's project version
 
 /// "mbsweep version = 0.1.0; Linux6.1.0 V#1 SMP ...; x86_64; " plus "(processing=<mode>)" if
 /// mode is not empty (the layout of Exudyn's GetVersionPlatformString; the processor field,

@@ -168,14 +168,15 @@ Model BuildModelAt(const StudyFile& file, const std::vector<NamedParameter>& val
   return BuildModel(r, top, v, nullptr, nullptr);
 }
 
-StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, ParameterMap& map) {
+StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, ParameterMap& map,
+                              const std::vector<std::string>* names) {
   StudyMapping m;
   const FilePosition where = file.study.where.file.empty() ? FilePosition{file.path, 0, 0} : file.study.where;
   for (const auto& p : file.parameters) {
     m.mapParameters.push_back(p.name);
     m.nominal.push_back(p.value);
   }
-  const std::vector<std::string> study = file.study.ParameterNames();
+  const std::vector<std::string> study = names ? *names : file.study.ParameterNames();
   std::vector<std::pair<std::string, std::string>> bindings;  // (path, map name)
   for (const auto& name : study) {
     int col = -1;

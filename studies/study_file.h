@@ -234,13 +234,15 @@ Model BuildModelAt(const StudyFile& file, const std::vector<NamedParameter>& val
 /// be fresh (built on `layout` and the model's Theta0, nothing declared yet). Throws
 /// StudyFileError when a study parameter is a theta path that the file defines by an
 /// expression (vary the expression's parameters instead) or the map rejects a name. Use
-/// StudyRows to expand study points into rows of this map.
+/// StudyRows to expand study points into rows of this map. `names`: the study parameters
+/// (nullptr: the file's study parameters, StudySpec::ParameterNames).
 struct StudyMapping {
   std::vector<std::string> mapParameters;   ///< names declared in the ParameterMap
   std::vector<double> nominal;              ///< nominal value of each map parameter
   std::vector<int> studyColumn;             ///< for each study parameter: its map column
 };
-StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, ParameterMap& map);
+StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, ParameterMap& map,
+                              const std::vector<std::string>* names = nullptr);
 
 /// Expands study points (each one value per study parameter, in StudySpec::ParameterNames
 /// order) into map rows (nominal values elsewhere), row-major. Throws ValidationError for a

@@ -125,7 +125,14 @@ int RunCli(const std::vector<std::string>& args) {
   plot->add_flag("--quiet,-q", o.quiet, "do not list the written files");
 
   // under an MPI launcher every rank parses the same command line; rank 0 speaks for all
-  Ranks& ranks = Ranks::World();
+  Ranks* world = nullptr;
+  try {
+    world = &Ranks::World();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 3;
+  }
+  Ranks& ranks = *world;
   std::vector<std::string> argvTail(args.begin() + (args.empty() ? 0 : 1), args.end());
   std::reverse(argvTail.begin(), argvTail.end());  // CLI11 parses a reversed vector
   try {

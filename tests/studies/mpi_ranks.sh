@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Studies over MPI ranks (studies/ranks.h), run by ctest when the build has MPI:
-#   mpi_ranks.sh MBSWEEP MPIEXEC EXAMPLES_DIR WORK_DIR RANKS_OSCILLATOR
+#   mpi_ranks.sh MBSWEEP MPIEXEC EXAMPLES_DIR WORK_DIR RANKS_OSCILLATOR [PYTHON]
+# (PYTHON: an interpreter with the mbsweep package, for the Python part)
 # Every study's outputs under `mpiexec -np 3` (and resumed with another rank count after a
 # rank was killed) are byte for byte those of one rank; a failing rank and a killed rank end
 # the job with a message that names them.
 set -euo pipefail
-MBSWEEP=$1 MPIEXEC=$2 EXAMPLES=$3 WORK=$4 RANKS_EXAMPLE=$5
+MBSWEEP=$1 MPIEXEC=$2 EXAMPLES=$3 WORK=$4 RANKS_EXAMPLE=$5 PYTHON=${6:-}
+HERE=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK"
@@ -101,6 +103,13 @@ grep -q '"ranks": 3' scan3/summary.json || fail "summary.json of 3 ranks does no
 timeout 300 "${MPI[@]}" -np 3 "$RANKS_EXAMPLE" run >api3.out && mv run api3
 same api1 api3 variation.txt genetic.txt
 grep -q "^3 ranks: 1600 grid points" api3.out || fail "the C++ example on 3 ranks: $(cat api3.out)"
+# the Python package (ParameterVariation and GeneticOptimization in a script run on every rank)
+if [ -n "$PYTHON" ]; then
+  "$PYTHON" "$HERE/python_ranks.py" "$EXAMPLES" run >py1.out && mv run py1
+  timeout 300 "${MPI[@]}" -np 3 "$PYTHON" "$HERE/python_ranks.py" "$EXAMPLES" run >py3.out && mv run py3
+  same py1 py3 variation.txt genetic.txt
+  grep -q "^3 ranks: values" py3.out || fail "the Python script on 3 ranks: $(cat py3.out)"
+fi
 
 # 2. a killed rank ends the job; the study resumes with another number of ranks
 run long1 1 sweep "$SCAN" --count 262144 --chunk 2048 --backend cpu
