@@ -60,23 +60,6 @@ GA="$EXAMPLES/slidercrank_balancing.yaml"
 ID="$EXAMPLES/oscillator_identification.yaml"
 sed 's/randomStream: numpy/randomStream: philox/' "$GA" >ga_philox.yaml
 cp "$EXAMPLES"/oscillator_measured_*.txt .
-cat >sensitivity.yaml <<'EOF'
-parameters: {m: 1.6, k: 4000, f: 80}
-model:
-  - NodePoint: {name: node}
-  - NodePointGround: {name: ground}
-  - ObjectMassPoint: {physicsMass: m, nodeNumber: node}
-  - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
-  - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
-  - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn], stiffness: k, damping: 200}
-  - LoadCoordinate: {markerNumber: mn, load: f}
-  - SensorObject: {name: x, objectNumber: spring, outputVariableType: Displacement}
-simulationSettings: {timeIntegration: {numberOfSteps: 3000, endTime: 3}}
-objectives: {list: [{name: xFinal, kind: FinalValue, sensor: x}]}
-study:
-  type: Sensitivity
-  parameters: {m: [1.6, 1.0e-3, 1], k: [4000, 1.0e-3, 1], f: [80, 1.0e-3, 1]}
-EOF
 
 # 1. every study type on 3 ranks gives one rank's files
 run scan1 1 sweep "$SCAN" --count 16384 --chunk 1000 --backend cpu
@@ -94,13 +77,13 @@ same philox1 philox3 results.txt results.txt.manifest history.csv
 run id1 1 identify "$ID" --backend cpu
 run id3 3 identify "$ID" --backend cpu
 same id1 id3 results.txt history.csv signals.csv
-run sens1 1 sensitivity sensitivity.yaml --backend cpu
-run sens3 3 sensitivity sensitivity.yaml --backend cpu
+run sens1 1 sensitivity "$HERE/data/static_oscillator_sensitivity.yaml" --backend cpu
+run sens3 3 sensitivity "$HERE/data/static_oscillator_sensitivity.yaml" --backend cpu
 same sens1 sens3 sensitivities.csv evaluations.csv
 grep -q '"ranks": 3' scan3/summary.json || fail "summary.json of 3 ranks does not say so"
 # the C++ API (ParameterVariation and GeneticOptimization on a RankEvaluator)
-"$RANKS_EXAMPLE" run >api1.out && mv run api1
-timeout 300 "${MPI[@]}" -np 3 "$RANKS_EXAMPLE" run >api3.out && mv run api3
+"$RANKS_EXAMPLE" "$GRID" run >api1.out && mv run api1
+timeout 300 "${MPI[@]}" -np 3 "$RANKS_EXAMPLE" "$GRID" run >api3.out && mv run api3
 same api1 api3 variation.txt genetic.txt
 grep -q "^3 ranks: 1600 grid points" api3.out || fail "the C++ example on 3 ranks: $(cat api3.out)"
 # the Python package (ParameterVariation and GeneticOptimization in a script run on every rank)

@@ -232,24 +232,7 @@ TEST(Cli, SensitivityOfTheStaticDisplacement) {
   // exact for f; for k they give -f/k / (1 - e^2) exactly. The settling residue is e^-75.
   const std::string dir = OutDir("sensitivity");
   fs::create_directories(dir);
-  const std::string file = dir + "/sens.yaml";
-  std::ofstream(file) << R"(parameters: {m: 1.6, k: 4000, f: 80}
-model:
-  - NodePoint: {name: node}
-  - NodePointGround: {name: ground}
-  - ObjectMassPoint: {physicsMass: m, nodeNumber: node}
-  - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
-  - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
-  - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn], stiffness: k, damping: 200}
-  - LoadCoordinate: {markerNumber: mn, load: f}
-  - SensorObject: {name: x, objectNumber: spring, outputVariableType: Displacement}
-simulationSettings: {timeIntegration: {numberOfSteps: 3000, endTime: 3}}
-objectives: {list: [{name: xFinal, kind: FinalValue, sensor: x}]}
-study:
-  type: Sensitivity
-  scaledByReference: true
-  parameters: {m: [1.6, 1.0e-3, 1], k: [4000, 1.0e-3, 1], f: [80, 1.0e-3, 1]}
-)";
+  const std::string file = MBSWEEP_TEST_DATA_DIR "/static_oscillator_sensitivity.yaml";
   const CliRun r = Cli({"sensitivity", file, "--out", dir, "--quiet"});
   ASSERT_EQ(r.code, 0) << r.err;
   const Json s = ReadJson(dir + "/summary.json");
