@@ -70,9 +70,7 @@ int RunIdentify(const Options& o) {
   g.resume = o.resume;  // the GA generations resume; the short refinement runs again
   g.fingerprint = Fingerprint(o, s, "command=identify");
   Progress progress("identify (GA)", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
-  g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
-    progress.Update(static_cast<std::uint64_t>(generation + 1));
-  };
+  ReportGenerations(g, progress);
   const IdentificationResult r = Identify([&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); },
                                           st.geneticParameters, g, st.identification);
   progress.Finish();

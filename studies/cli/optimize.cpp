@@ -20,9 +20,7 @@ int RunOptimize(const Options& o) {
   g.resume = o.resume;
   g.fingerprint = Fingerprint(o, s, "command=optimize");
   Progress progress("optimize", static_cast<std::uint64_t>(g.numberOfGenerations), "generations", o.quiet);
-  g.onGeneration = [&](int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>&) {
-    progress.Update(static_cast<std::uint64_t>(generation + 1));
-  };
+  ReportGenerations(g, progress);
   const GeneticResult r = GeneticOptimization(
       [&](const GeneticIndividuals& ind) { return s.Column(s.Evaluate(ind)); }, st.geneticParameters, g);
   progress.Finish();

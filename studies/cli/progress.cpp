@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace mbsweep::cli {
 
@@ -27,7 +28,8 @@ std::string Progress::Format(const std::string& label, std::uint64_t done, std::
   if (total > 0) {
     const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
     const int filled = static_cast<int>(f * width);
-    line += "[" + std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.') + "]";
+    if (width > 0)
+      line += "[" + std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.') + "]";
     const double eta = rate > 0 ? static_cast<double>(total - std::min(done, total)) / rate : NAN;
     std::snprintf(buf, sizeof buf, " %5.1f%%  %llu/%llu %s  %.3g %s/s  ETA %s", 100.0 * f,
                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), unit.c_str(), rate,
@@ -41,12 +43,20 @@ std::string Progress::Format(const std::string& label, std::uint64_t done, std::
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit, bool quiet, std::uint64_t start)
     : label_(std::move(label)), unit_(std::move(unit)), total_(total), done_(start), start_count_(start),
-      enabled_(!quiet && isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), lastDraw_(start_) {}
+      enabled_(!quiet), terminal_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()),
+      lastDraw_(start_) {
+  if (const char* s = std::getenv("MBSWEEP_PROGRESS_SECONDS")) {
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end != s && *end == '\0' && v >= 0 && std::isfinite(v)) interval_ = v;
+  }
+}
 
 Progress::~Progress() { Finish(); }
 
-void Progress::Update(std::uint64_t done) {
+void Progress::Update(std::uint64_t done, const std::string& detail) {
   done_ = done;
+  detail_ = detail;
   Draw(false);
 }
 
@@ -54,19 +64,27 @@ void Progress::Draw(bool force) {
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  if (!force && (elapsed < 1.0 || std::chrono::duration<double>(now - lastDraw_).count() < 0.2)) return;
+  const double sinceLast = std::chrono::duration<double>(now - lastDraw_).count();
+  if (!force && (terminal_ ? elapsed < 1.0 || sinceLast < 0.2 : sinceLast < interval_)) return;
   lastDraw_ = now;
   drawn_ = true;
-  std::fprintf(stderr, "\r%s\033[K", Format(label_, done_, total_, unit_, elapsed, 24, start_count_).c_str());
+  drawnDone_ = done_;
+  const std::string detail = detail_.empty() ? "" : ", " + detail_;
+  if (terminal_)
+    std::fprintf(stderr, "\r%s%s\033[K", Format(label_, done_, total_, unit_, elapsed, 24, start_count_).c_str(),
+                 detail.c_str());
+  else
+    std::fprintf(stderr, "%s%s\n", Format(label_ + ":", done_, total_, unit_, elapsed, 0, start_count_).c_str(),
+                 detail.c_str());
   std::fflush(stderr);
 }
 
 void Progress::Finish() {
   if (finished_) return;
   finished_ = true;
-  if (drawn_) {
+  if (drawn_ && (terminal_ || drawnDone_ != done_)) {  // a line only if it says more
     Draw(true);
-    std::fputc('\n', stderr);
+    if (terminal_) std::fputc('\n', stderr);
   }
 }
 

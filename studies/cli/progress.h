@@ -1,7 +1,9 @@
 /// @file progress.h
-/// A progress bar on stderr for long command-line runs: fraction, count, rate and ETA,
-/// redrawn at most a few times per second, shown only when stderr is a terminal, the run
-/// has lasted longer than a second, and quiet mode is off.
+/// Progress of long command-line runs on stderr, unless quiet: fraction, count, rate, ETA and
+/// a detail (failures so far, the GA's best value). On a terminal a bar redrawn at most five
+/// times per second once the run has lasted a second; otherwise (a log file, a batch job)
+/// one line every MBSWEEP_PROGRESS_SECONDS seconds (default 10; 0: at every update) and a
+/// last one at the end if any was written.
 #pragma once
 
 #include <chrono>
@@ -16,20 +18,21 @@ class Progress {
   /// units already done before this run (a resumed study), left out of the rate.
   Progress(std::string label, std::uint64_t total, std::string unit, bool quiet, std::uint64_t start = 0);
   ~Progress();
-  /// Sets the number of finished units (monotone).
-  void Update(std::uint64_t done);
+  /// Sets the number of finished units (monotone) and the detail shown after them ("" none).
+  void Update(std::uint64_t done, const std::string& detail = "");
   /// Draws the final state (if anything was drawn) and ends the line.
   void Finish();
-  /// "[######......]  45.2%  1234/4096 systems  5.2e+03 systems/s  ETA 0:12" (no colours);
-  /// the rate counts the units after `start`.
+  /// "[######......]  45.2%  1234/4096 systems  5.2e+03 systems/s  ETA 0:12" (no colours;
+  /// width 0: no bar); the rate counts the units after `start`.
   static std::string Format(const std::string& label, std::uint64_t done, std::uint64_t total,
                             const std::string& unit, double seconds, int width = 24, std::uint64_t start = 0);
 
  private:
   void Draw(bool force);
-  std::string label_, unit_;
-  std::uint64_t total_ = 0, done_ = 0, start_count_ = 0;
-  bool enabled_ = false, drawn_ = false, finished_ = false;
+  std::string label_, unit_, detail_;
+  std::uint64_t total_ = 0, done_ = 0, start_count_ = 0, drawnDone_ = 0;
+  bool enabled_ = false, terminal_ = false, drawn_ = false, finished_ = false;
+  double interval_ = 10;  ///< seconds between lines when stderr is not a terminal
   std::chrono::steady_clock::time_point start_, lastDraw_;
 };
 

@@ -10,6 +10,7 @@
 
 #include "common/output_file.h"
 #include "studies/checkpoint.h"
+#include "studies/cli/progress.h"
 #include "studies/rank_evaluator.h"
 #include "studies/ranks.h"
 #include "studies/results_file.h"
@@ -250,6 +251,17 @@ GeneticOptions GeneticOptionsFor(const StudySpec& st, const Options& o) {
     g.randomizerInitialization = static_cast<std::int64_t>(*o.seed);
   }
   return g;
+}
+
+void ReportGenerations(GeneticOptions& g, Progress& progress) {
+  g.onGeneration = [&progress, best = std::numeric_limits<double>::infinity()](
+                       int generation, std::size_t, const GeneticIndividuals&, const std::vector<double>& values) mutable {
+    for (double v : values)
+      if (v < best) best = v;
+    char detail[48];
+    std::snprintf(detail, sizeof detail, "best %.6g", best);
+    progress.Update(static_cast<std::uint64_t>(generation + 1), std::isfinite(best) ? detail : "");
+  };
 }
 
 /// history.csv: generation, evaluation, parameters..., value.

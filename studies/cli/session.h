@@ -128,6 +128,11 @@ void PrintOptimum(const std::vector<std::string>& names, const std::vector<doubl
 
 /// The study's GA options with --seed applied (ValidationError above 2^32-1).
 GeneticOptions GeneticOptionsFor(const StudySpec& st, const Options& o);
+class Progress;
+/// Sets g.onGeneration to update `progress` after each generation with the best value of the
+/// generations evaluated in this run.
+void ReportGenerations(GeneticOptions& g, Progress& progress);
+
 /// history.csv: generation, evaluation, parameters..., value.
 void WriteHistory(const std::string& path, const GeneticResult& r);
 /// The best value so far after each generation.

@@ -132,7 +132,8 @@ int RunSweep(const Options& o) {
   });
   sinks.push_back(&startProgress);
   const ChunkedStudyRun run = RunChunkedStudy(plan, SweepChunks(s, source), sinks, [&](std::uint64_t end) {
-    progress->Update(end);
+    const std::uint64_t failed = s.evaluated - s.statusCounts[SolveStatusName(SolveStatus::ok)];
+    progress->Update(end, std::to_string(failed) + " failed");
   });
   progress->Finish();
   s.evaluationSeconds = run.evaluationSeconds;

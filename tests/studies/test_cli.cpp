@@ -289,6 +289,25 @@ TEST(Cli, ProgressLineShowsFractionRateAndEta) {
   EXPECT_EQ(cli::FormatDuration(59.6), "1:00");
 }
 
+TEST(Cli, ProgressLinesWhenStderrIsNotATerminal) {
+  // captured stderr is no terminal: lines (here at every update) with rate, ETA and a detail
+  ::setenv("MBSWEEP_PROGRESS_SECONDS", "0", 1);
+  const std::string out = OutDir("progress_lines");
+  const CliRun sweep = Cli({"sweep", std::string(MBSWEEP_EXAMPLES_DIR) + "/oscillator_variation.yaml", "--out", out,
+                            "--chunk", "64", "--backend", "cpu"});
+  const CliRun identify = Cli({"identify", std::string(MBSWEEP_EXAMPLES_DIR) + "/oscillator_identification.yaml",
+                               "--out", out + "_id", "--backend", "cpu"});
+  ::unsetenv("MBSWEEP_PROGRESS_SECONDS");
+  ASSERT_EQ(sweep.code, 0) << sweep.err;
+  EXPECT_NE(sweep.err.find("sweep:   25.0%  64/256 systems  "), std::string::npos) << sweep.err;
+  EXPECT_NE(sweep.err.find("sweep:  100.0%  256/256 systems  "), std::string::npos) << sweep.err;
+  EXPECT_NE(sweep.err.find("ETA 0:00, 0 failed\n"), std::string::npos) << sweep.err;
+  EXPECT_EQ(sweep.err.find('\r'), std::string::npos);  // no bar redrawn in place
+  ASSERT_EQ(identify.code, 0) << identify.err;
+  EXPECT_NE(identify.err.find("identify (GA):  100.0%  15/15 generations  "), std::string::npos) << identify.err;
+  EXPECT_NE(identify.err.find(", best "), std::string::npos) << identify.err;
+}
+
 TEST(Cli, SobolScanMatchesSingleSimulations) {
   // The million-point example, cut to 2^10 points: every system ok, and a point of the scan
   // run alone (simulate --set: the model rebuilt at those values instead of the study's theta
