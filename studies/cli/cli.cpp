@@ -119,9 +119,19 @@ int RunCli(const std::vector<std::string>& args) {
   compare->add_option("--signals", o.signals, "also compare decimated signals: rows per system (0: none)")
       ->check(CLI::NonNegativeNumber);
 
-  CLI::App* plot = app.add_subcommand("plot", "PNG figures from an output folder (summary.json) or an Exudyn-format results file");
-  plot->add_option("results", o.plotInput, "output folder of a study run, or a results file")->required()->check(CLI::ExistingPath);
-  plot->add_option("--out,-o", o.out, "folder for the PNG files (default: the output folder, or next to the results file)");
+  CLI::App* plot = app.add_subcommand(
+      "plot", "figures (matplotlib) of an output folder (summary.json), an Exudyn-format results file or a sensor file");
+  plot->add_option("results", o.plotInput, "output folder of a study run, results file or sensor file")
+      ->required()
+      ->check(CLI::ExistingPath);
+  plot->add_option("--out,-o", o.out, "folder for the figures (default: the output folder, or next to the file)");
+  plot->add_option("--format", o.plotFormat, "file format: png (default), svg or pdf")
+      ->check(CLI::IsMember({"png", "svg", "pdf"}));
+  plot->add_flag("--logx", o.plotLogX, "log10 parameter, time and generation axes");
+  plot->add_flag("--logy", o.plotLogY,
+                 "log10 value axes and heat-map colours (without it: where positive values span more than 3 decades)");
+  AddWholeNumber(plot, "--scatter-limit", set(o.plotScatterLimit),
+                 "above this many points a density plot (hexagonal cells) replaces the scatter plot (default 20000)", 0);
   plot->add_flag("--quiet,-q", o.quiet, "do not list the written files");
 
   // under an MPI launcher every rank parses the same command line; rank 0 speaks for all

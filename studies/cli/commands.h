@@ -28,7 +28,11 @@ struct Options {
   std::uint64_t count = 0;           ///< sweep (Sampling): number of points (0 = study.count)
   std::uint64_t systems = 0;         ///< compare: systems in the batch (0 = default)
   int signals = 0;                   ///< compare: decimated signal rows per system (0 = none)
-  std::string plotInput;             ///< plot: folder or results file
+  std::string plotInput;             ///< plot: output folder, results file or sensor file
+  std::string plotFormat = "png";    ///< plot: png | svg | pdf
+  bool plotLogX = false;             ///< plot: log parameter, time and generation axes
+  bool plotLogY = false;             ///< plot: log value axes (else automatic: plot.py)
+  std::uint64_t plotScatterLimit = 20000;  ///< plot: more points give a density plot
 };
 
 int RunSimulate(const Options& o);

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,6 +30,42 @@ using test::ReadJson;
 using test::ReadText;
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+
+/// Sets an environment variable for one scope (the previous value restored at its end).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    const char* old = std::getenv(name);
+    if (old != nullptr) old_ = old;
+    had_ = old != nullptr;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { had_ ? ::setenv(name_, old_.c_str(), 1) : ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+/// mbsweep plot's interpreter for these tests: the build's virtual environment with numpy and
+/// matplotlib (scripts/setup.sh), through MBSWEEP_PYTHON; nullopt if it does not exist.
+std::optional<ScopedEnv> PlotPython() {
+  if (!fs::exists(MBSWEEP_TEST_PLOT_PYTHON)) return std::nullopt;
+  return std::make_optional<ScopedEnv>("MBSWEEP_PYTHON", MBSWEEP_TEST_PLOT_PYTHON);
+}
+#define MBSWEEP_SKIP_WITHOUT_PLOT_PYTHON(guard) \
+  if (!(guard)) GTEST_SKIP() << "no " MBSWEEP_TEST_PLOT_PYTHON " (scripts/setup.sh makes it)"
+
+/// The file's first bytes: PNG, SVG (XML) and PDF files start with their own.
+bool HasMagic(const std::string& path, const std::string& format) {
+  const std::string head = ReadText(path).substr(0, 64);
+  if (format == "png") return head.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8);
+  if (format == "pdf") return head.substr(0, 5) == "%PDF-";
+  return head.find("<?xml") == 0 || head.find("<svg") != std::string::npos;
+}
 
 /// Numeric rows of an Exudyn sensor file (comment lines skipped).
 std::vector<std::vector<double>> SensorRows(const std::string& path) {
@@ -106,25 +145,87 @@ TEST(Cli, ReferenceRunThenSweep) {
   EXPECT_NEAR(c.rows.back().value.items[0].value, 3.8418270115351496, 3.8418270115351496 * 1e-7);
 }
 
-TEST(Cli, PlotWritesPngFigures) {
+TEST(Cli, PlotWritesTheFiguresOfEveryObjective) {
+  // The figures are drawn by plot.py (built into the program) in the Python of MBSWEEP_PYTHON:
+  // the study objective's under the names of the README's quick start, the other objective's
+  // under its name; stdout lists the files in the folder.
+  const auto python = PlotPython();
+  MBSWEEP_SKIP_WITHOUT_PLOT_PYTHON(python);
   const std::string out = OutDir("plot");
   ASSERT_EQ(Cli({"sweep", Example("oscillator_variation.yaml"), "--out", out, "--quiet"}).code, 0);
   const CliRun r = Cli({"plot", out});
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* name : {"heatmap.png", "value_vs_mass.png", "value_vs_spring.png"}) {
-    const std::string png = ReadText(out + "/" + name);
-    ASSERT_GT(png.size(), 1000u) << name;
-    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << name;
+  const std::string folder = fs::canonical(out).string();
+  for (const char* name : {"heatmap", "value_vs_mass", "value_vs_spring", "heatmap_maxForce", "maxForce_vs_mass",
+                           "maxForce_vs_spring"}) {
+    const std::string png = folder + "/" + name + ".png";
+    EXPECT_GT(fs::file_size(png), 10000u) << name;
+    EXPECT_TRUE(HasMagic(png, "png")) << name;
+    EXPECT_NE(r.out.find(png + "\n"), std::string::npos) << r.out;
   }
+  // the other formats, into another folder, quietly
+  for (const char* format : {"svg", "pdf"}) {
+    const std::string dir = out + "/" + format;
+    const CliRun f = Cli({"plot", out, "--out", dir, "--format", format, "--logx", "--logy", "--quiet"});
+    ASSERT_EQ(f.code, 0) << f.err;
+    EXPECT_EQ(f.out, "");
+    EXPECT_TRUE(HasMagic(dir + "/heatmap." + format, format)) << format;
+    EXPECT_TRUE(HasMagic(dir + "/value_vs_spring." + format, format)) << format;
+  }
+  EXPECT_EQ(Cli({"plot", out, "--format", "jpg"}).code, 1);  // a usage error, as before
 }
 
 TEST(Cli, PlotReadsExudynsOwnResultsFile) {
   // A 'genetic optimization' results file written by Exudyn 1.13.6 (tests/studies/data).
+  const auto python = PlotPython();
+  MBSWEEP_SKIP_WITHOUT_PLOT_PYTHON(python);
   const std::string out = OutDir("plot_exudyn");
   const CliRun r = Cli({"plot", MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt", "--out", out});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* name : {"value_vs_mass.png", "value_vs_spring.png"})
-    EXPECT_EQ(ReadText(out + "/" + name).substr(0, 4), "\x89PNG") << name;
+    EXPECT_TRUE(HasMagic(out + "/" + name, "png")) << name;
+}
+
+TEST(Cli, PlotDrawsSensorFilesAndRefusesOtherFiles) {
+  // A sensor file of Exudyn (the example's reference run) and a simulate run's sensors.
+  const auto python = PlotPython();
+  MBSWEEP_SKIP_WITHOUT_PLOT_PYTHON(python);
+  const std::string out = OutDir("plot_sensor");
+  ASSERT_EQ(Cli({"plot", Example("oscillator_reference.txt"), "--out", out, "-q"}).code, 0);
+  EXPECT_TRUE(HasMagic(out + "/sensor_oscillator_reference.png", "png"));
+  ASSERT_EQ(Cli({"simulate", Example("oscillator_variation.yaml"), "--out", out + "/sim", "-q"}).code, 0);
+  ASSERT_EQ(Cli({"plot", out + "/sim", "-q"}).code, 0);
+  EXPECT_TRUE(HasMagic(out + "/sim/sensor_springForce.png", "png"));
+  // invalid input: exit code 2, the file and line named
+  std::ofstream(out + "/bad.txt") << "# a comment\n0, 1\n0.1, x\n";
+  const CliRun bad = Cli({"plot", out + "/bad.txt", "-q"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("bad.txt:3: value 1 = 'x' is not a number"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, PlotWithoutItsInterpreterSaysHowToGetOne) {
+  const std::string out = OutDir("plot_no_python");
+  fs::create_directories(out);
+  {
+    const ScopedEnv missing("MBSWEEP_PYTHON", out + "/no-such-python");
+    const CliRun r = Cli({"plot", MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt", "--out", out});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("the interpreter '" + out + "/no-such-python' (MBSWEEP_PYTHON"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cannot be started: No such file or directory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("pip install matplotlib"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // one line
+  }
+  // a Python without site-packages: no numpy, no matplotlib
+  const std::string bare = out + "/bare-python";
+  std::ofstream(bare) << "#!/bin/sh\nexec python3 -S \"$@\"\n";
+  fs::permissions(bare, fs::perms::owner_all);
+  if (std::system("python3 -S -c pass 2>/dev/null") != 0) GTEST_SKIP() << "no python3 on PATH";
+  const ScopedEnv env("MBSWEEP_PYTHON", bare);
+  const CliRun r = Cli({"plot", MBSWEEP_TEST_DATA_DIR "/exudyn_genetic_results.txt", "--out", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("lacks numpy and matplotlib"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-m pip install numpy matplotlib) or set MBSWEEP_PYTHON"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out + "/value_vs_mass.png"));
 }
 
 TEST(Cli, InvalidInputGivesExitCode2WithThePosition) {
@@ -221,9 +322,11 @@ TEST(Cli, IdentifyRecoversTheOscillatorParameters) {
   ASSERT_EQ(s["channels"].size(), 2u);
   const std::string signals = ReadText(out + "/signals.csv");
   EXPECT_EQ(signals.substr(0, signals.find('\n')), "channel,time,measured,simulated");
-  ASSERT_EQ(Cli({"plot", out}).code, 0);
-  for (const char* name : {"convergence.png", "signals_rms_displacement_0.png", "value_vs_force.png"})
-    EXPECT_EQ(ReadText(out + "/" + name).substr(0, 4), "\x89PNG") << name;
+  if (const auto python = PlotPython()) {
+    ASSERT_EQ(Cli({"plot", out}).code, 0);
+    for (const char* name : {"convergence.png", "signals_rms_displacement_0.png", "value_vs_force.png"})
+      EXPECT_TRUE(HasMagic(out + "/" + name, "png")) << name;
+  }
 }
 
 TEST(Cli, SensitivityOfTheStaticDisplacement) {
@@ -250,8 +353,11 @@ TEST(Cli, SensitivityOfTheStaticDisplacement) {
   const double f = std::stod(lines[9].substr(2, lines[9].rfind(',') - 2));
   EXPECT_NEAR(f, 80 * (1 + 1e-3), 1e-12);                                                // f*(1+relStep)
   EXPECT_NEAR(std::stod(lines[9].substr(lines[9].rfind(',') + 1)), f / 4000, 1e-13);  // x = f/k
-  ASSERT_EQ(Cli({"plot", dir}).code, 0);
-  EXPECT_EQ(ReadText(dir + "/sensitivity_k_xFinal.png").substr(0, 4), "\x89PNG");
+  if (const auto python = PlotPython()) {
+    ASSERT_EQ(Cli({"plot", dir}).code, 0);
+    EXPECT_TRUE(HasMagic(dir + "/sensitivity_k_xFinal.png", "png"));
+    EXPECT_TRUE(HasMagic(dir + "/tornado_xFinal.png", "png"));
+  }
 }
 
 TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
