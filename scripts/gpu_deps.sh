@@ -9,5 +9,5 @@ mkdir -p .deps
 cd .deps
 rm -f ./*.deb
 apt-get download libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libbenchmark1debian \
-  libmuparser-dev libmuparser2v5 libyaml-cpp-dev libyaml-cpp0.7 libcli11-dev nlohmann-json3-dev zlib1g-dev zlib1g
+  libmuparser-dev libmuparser2v5 libyaml-cpp-dev libyaml-cpp0.7 libcli11-dev nlohmann-json3-dev
 du -sh .

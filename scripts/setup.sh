@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # clang-14 and libclang-rt-14-dev (libFuzzer's runtime): the fuzz preset (scripts/fuzz.sh).
 # libopenmpi-dev and openmpi-bin (mpirun): studies over MPI ranks and their test.
 PKGS=(cmake g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
-      libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev clang-14 libclang-rt-14-dev
+      libyaml-cpp-dev libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
       libopenmpi-dev openmpi-bin python3-dev python3-venv)
 missing=()
 for p in "${PKGS[@]}"; do
@@ -22,10 +22,12 @@ fi
 BUILD_DIR="${MBSWEEP_BUILD_DIR:-build}"
 # The Python package (pyproject.toml: scikit-build-core and pybind11 from PyPI) into a virtual
 # environment in the build folder, where the tests find it; CPU and MPI, without CUDA, to keep
-# the set-up short (a plain `pip install .` detects CUDA as the C++ build does).
+# the set-up short (a plain `pip install .` detects CUDA as the C++ build does). The 'plot' extra
+# adds matplotlib: mbsweep plot runs this environment's Python (MBSWEEP_PLOT_PYTHON below).
 PYTHON="${MBSWEEP_PYTHON:-python3}"
 [ -x "$BUILD_DIR/python-venv/bin/python" ] || "$PYTHON" -m venv "$BUILD_DIR/python-venv"
-CMAKE_BUILD_PARALLEL_LEVEL="${MBSWEEP_JOBS:-2}" "$BUILD_DIR/python-venv/bin/python" -m pip install --quiet . \
+CMAKE_BUILD_PARALLEL_LEVEL="${MBSWEEP_JOBS:-2}" "$BUILD_DIR/python-venv/bin/python" -m pip install --quiet ".[plot]" \
   -C cmake.define.MBSWEEP_ENABLE_CUDA=OFF -C build-dir="$BUILD_DIR/python-build"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${MBSWEEP_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+  -DMBSWEEP_PLOT_PYTHON="$(cd "$BUILD_DIR" && pwd)/python-venv/bin/python" ${MBSWEEP_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "${MBSWEEP_JOBS:-2}"
