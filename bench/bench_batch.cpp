@@ -84,7 +84,7 @@ Case MakeCase(const std::string& name) {
     c.settings.timeIntegration.numberOfSteps = 1000;
     c.settings.timeIntegration.endTime = 1;
     c.parameterNames = {"m"};
-    c.definitions = {{"link0.physicsMass", "m"}};
+    c.definitions = {{"link0.mass", "m"}};
     c.ranges = {{0.5, 2.0}};
   } else {
     throw std::invalid_argument("unknown model '" + name + "' (oscillator, oscillator-rk44, slidercrank, chain3d)");

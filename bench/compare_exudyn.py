@@ -63,7 +63,7 @@ def build_oscillator(mbs):
     n1 = mbs.AddNode(NodePoint(referenceCoordinates=[0.5, 0, 0], initialCoordinates=[-0.08, 0, 0],
                                initialVelocities=[1, 0, 0]))
     nGround = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
-    mbs.AddObject(ObjectMassPoint(physicsMass=1.6, nodeNumber=n1))
+    mbs.AddObject(ObjectMassPoint(mass=1.6, nodeNumber=n1))
     groundMarker = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nGround, coordinate=0))
     nodeMarker = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n1, coordinate=0))
     mbs.AddObject(ObjectConnectorCoordinateSpringDamper(markerNumbers=[groundMarker, nodeMarker], stiffness=4000,
@@ -80,7 +80,7 @@ def build_chain50(mbs, masses=50):
     for i in range(masses):
         n = mbs.AddNode(NodePoint(referenceCoordinates=[i + 1, 0, 0], initialCoordinates=[0, 0, 0],
                                   initialVelocities=[0, 1, 0] if i == 0 else [0, 0, 0]))
-        body = mbs.AddObject(ObjectMassPoint(physicsMass=1, nodeNumber=n))
+        body = mbs.AddObject(ObjectMassPoint(mass=1, nodeNumber=n))
         current = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
         massMarker = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
         mbs.AddObject(ObjectConnectorSpringDamper(markerNumbers=[previous, current], stiffness=1000, damping=1,
@@ -95,7 +95,7 @@ def build_pendulum2d(mbs):
                                       ObjectGround, ObjectJointRevolute2D, ObjectRigidBody2D)
     oGround = mbs.AddObject(ObjectGround(referencePosition=[0, 0, 0]))
     n = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[0.5, 0, 0]))
-    body = mbs.AddObject(ObjectRigidBody2D(physicsMass=1, physicsInertia=1 / 12, nodeNumber=n))
+    body = mbs.AddObject(ObjectRigidBody2D(mass=1, inertia=1 / 12, nodeNumber=n))
     mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=body)),
                                      loadVector=[0, -9.81, 0]))
     m0 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oGround, localPosition=[0, 0, 0]))
@@ -112,7 +112,7 @@ def build_slidercrank(mbs, s1=0.05, s2=0.15):
     L1, L2, m1, m2, m3, k = 0.1, 0.3, 0.4, 0.2, 0.1, 5000
     mGround = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=mbs.AddNode(NodePointGround()), coordinate=0))
     nFrame = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[0, 0, 0]))
-    oFrame = mbs.AddObject(ObjectRigidBody2D(physicsMass=2, physicsInertia=1, nodeNumber=nFrame))
+    oFrame = mbs.AddObject(ObjectRigidBody2D(mass=2, inertia=1, nodeNumber=nFrame))
     mFrame = mbs.AddMarker(MarkerNodePosition(nodeNumber=nFrame))
     mc = [mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nFrame, coordinate=i)) for i in range(3)]
     for i in range(3):
@@ -122,7 +122,7 @@ def build_slidercrank(mbs, s1=0.05, s2=0.15):
 
     def link(x, mass, J):
         n = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[x, 0, 0]))
-        return n, mbs.AddObject(ObjectRigidBody2D(physicsMass=mass, physicsInertia=J, nodeNumber=n))
+        return n, mbs.AddObject(ObjectRigidBody2D(mass=mass, inertia=J, nodeNumber=n))
     nCrank, oCrank = link(s1, m1, m1 / 12 * L1 ** 2)
     _, oRod = link(L1 + s2, m2, m2 / 12 * L2 ** 2)
     _, oSlider = link(L1 + L2, m3, 0.001 * m3)

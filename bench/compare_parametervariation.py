@@ -21,7 +21,7 @@ import sys
 import time
 import warnings
 
-# Exudyn 1.12+ warns that physicsMass (the name Exudyn's examples use) is deprecated
+# Exudyn 1.12+ warns that mass (the name Exudyn's examples use) is deprecated
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +48,7 @@ def oscillator_max_abs(parameters):
     n1 = mbs.AddNode(NodePoint(referenceCoordinates=[0.5, 0, 0], initialCoordinates=[-0.08, 0, 0],
                                initialVelocities=[1, 0, 0]))
     nGround = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
-    mbs.AddObject(ObjectMassPoint(physicsMass=1.6, nodeNumber=n1))
+    mbs.AddObject(ObjectMassPoint(mass=1.6, nodeNumber=n1))
     mg = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nGround, coordinate=0))
     mn = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n1, coordinate=0))
     mbs.AddObject(ObjectConnectorCoordinateSpringDamper(markerNumbers=[mg, mn], stiffness=parameters["k"], damping=8))

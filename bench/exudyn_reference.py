@@ -131,7 +131,7 @@ def velocity_verlet():
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     n = mbs.AddNode(NodePoint(referenceCoordinates=[0, 0, 0], initialCoordinates=[0.1, 0, 0], initialVelocities=[0, 0, 0]))
-    mbs.AddObject(ObjectMassPoint(physicsMass=1, nodeNumber=n))
+    mbs.AddObject(ObjectMassPoint(mass=1, nodeNumber=n))
     ng = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
     m0 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=ng, coordinate=0))
     m1 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n, coordinate=0))

@@ -20,7 +20,7 @@ Model BuildOscillator() {
 
   ObjectMassPoint mass;
   mass.name = "mass";
-  mass.physicsMass = 1.6;
+  mass.mass = 1.6;
   mass.nodeNumber = n;
   m.AddObject(mass);
 
@@ -61,7 +61,7 @@ Model BuildChain(int masses) {
     if (i == 0) np.initialVelocities = {0, 1, 0};
     const NodeIndex n = m.AddNode(np);
     ObjectMassPoint mp;
-    mp.physicsMass = 1;
+    mp.mass = 1;
     mp.nodeNumber = n;
     const ObjectIndex body = m.AddObject(mp);
 
@@ -119,8 +119,8 @@ SliderCrankFrame AddSpringMountedFrame(Model& m, Real k, Real d) {
   const NodeIndex nFrame = m.AddNode(nf);
   ObjectRigidBody2D frame;
   frame.name = "frame";
-  frame.physicsMass = 2;
-  frame.physicsInertia = 1;
+  frame.mass = 2;
+  frame.inertia = 1;
   frame.nodeNumber = nFrame;
   const ObjectIndex oFrame = m.AddObject(frame);
   MarkerNodePosition mfp;
@@ -158,8 +158,8 @@ PlanarLink AddPlanarLink(Model& m, const std::string& name, Real x, Real mass, R
   n.referenceCoordinates = {x, 0, 0};
   ObjectRigidBody2D b;
   b.name = name;
-  b.physicsMass = mass;
-  b.physicsInertia = J;
+  b.mass = mass;
+  b.inertia = J;
   b.nodeNumber = m.AddNode(n);
   return PlanarLink{b.nodeNumber, m.AddObject(b)};
 }

@@ -124,7 +124,7 @@ BatchProblem MakeBatch(const Layout& layout, const ParameterMap& map, const std:
   const size_t nt = static_cast<size_t>(layout.ThetaSize());
   p.theta.resize(static_cast<size_t>(p.nSystems) * nt);
   p.rowErrors.resize(static_cast<size_t>(p.nSystems));
-  // explicit solvers that eliminate coordinate constraints refuse an offset or factorValue1
+  // explicit solvers that eliminate coordinate constraints refuse an offset or factor1
   // they would drop: the model's value before anything runs, a study's value per system
   const bool eliminate = IsExplicitSolverType(solver) && settings.timeIntegration.explicitIntegration.eliminateConstraints;
   if (eliminate) {
@@ -145,7 +145,7 @@ void CheckBatchProblem(const BatchProblem& p) {
   if (!p.layout) throw ValidationError("BatchProblem: no layout");
   ValidateSettings(p.settings, false);
   const LayoutView L = p.layout->View();
-  // the theta values (offset, factorValue1) are per system: MakeBatch's row errors, and the
+  // the theta values (offset, factor1) are per system: MakeBatch's row errors, and the
   // integrator's invalid_parameter for rows built otherwise
   if (IsExplicitSolverType(p.solver))
     CheckExplicitConstraints(*p.layout, nullptr, p.solver, p.settings.timeIntegration.explicitIntegration.eliminateConstraints,

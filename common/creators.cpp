@@ -153,7 +153,7 @@ ObjectIndex CreateGround(Model& m, const Vector3D& referencePosition, const std:
   return m.AddObject(g);
 }
 
-MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D& referencePosition, Real physicsMass,
+MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D& referencePosition, Real mass,
                                const Vector3D& initialDisplacement, const Vector3D& initialVelocity,
                                const Vector3D& gravity, bool create2D) {
   MassPointItems r;
@@ -166,7 +166,7 @@ MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D
     r.node = m.AddNode(n);
     ObjectMassPoint2D b;
     b.name = name;
-    b.physicsMass = physicsMass;
+    b.mass = mass;
     b.nodeNumber = r.node;
     r.body = m.AddObject(b);
   } else {
@@ -178,7 +178,7 @@ MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D
     r.node = m.AddNode(n);
     ObjectMassPoint b;
     b.name = name;
-    b.physicsMass = physicsMass;
+    b.mass = mass;
     b.nodeNumber = r.node;
     r.body = m.AddObject(b);
   }
@@ -187,8 +187,8 @@ MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D
 }
 
 RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vector2D& referencePosition,
-                                   Real referenceAngle, Real physicsMass, Real physicsInertia,
-                                   const Vector2D& physicsCenterOfMass, const Vector3D& initialVelocity,
+                                   Real referenceAngle, Real mass, Real inertia,
+                                   const Vector2D& centerOfMass, const Vector3D& initialVelocity,
                                    const Vector3D& gravity) {
   RigidBody2DItems r;
   NodeRigidBody2D n;
@@ -198,9 +198,9 @@ RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vect
   r.node = m.AddNode(n);
   ObjectRigidBody2D b;
   b.name = name;
-  b.physicsMass = physicsMass;
-  b.physicsInertia = physicsInertia;
-  b.physicsCenterOfMass = physicsCenterOfMass;
+  b.mass = mass;
+  b.inertia = inertia;
+  b.centerOfMass = centerOfMass;
   b.nodeNumber = r.node;
   r.body = m.AddObject(b);
   AddGravity(m, r.body, gravity, r.bodyMassMarker, r.gravityLoad);
@@ -266,9 +266,9 @@ RigidBodyItems CreateRigidBody(Model& m, const std::string& name, const Vector3D
   }
   ObjectRigidBody b;
   b.name = name;
-  b.physicsMass = inertia.mass;
-  b.physicsInertia = inertia.inertia;
-  b.physicsCenterOfMass = inertia.centerOfMass;
+  b.mass = inertia.mass;
+  b.inertia = inertia.inertia;
+  b.centerOfMass = inertia.centerOfMass;
   b.nodeNumber = r.node;
   r.body = m.AddObject(b);
   AddGravity(m, r.body, gravity, r.bodyMassMarker, r.gravityLoad);

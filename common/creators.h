@@ -23,7 +23,7 @@ struct MassPointItems {
   MarkerIndex bodyMassMarker;  ///< valid only when gravity was added
   LoadIndex gravityLoad;       ///< valid only when gravity was added
 };
-MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D& referencePosition, Real physicsMass,
+MassPointItems CreateMassPoint(Model& m, const std::string& name, const Vector3D& referencePosition, Real mass,
                                const Vector3D& initialDisplacement = {}, const Vector3D& initialVelocity = {},
                                const Vector3D& gravity = {}, bool create2D = false);
 
@@ -37,8 +37,8 @@ struct RigidBody2DItems {
   LoadIndex gravityLoad;       ///< valid only when gravity was added
 };
 RigidBody2DItems CreateRigidBody2D(Model& m, const std::string& name, const Vector2D& referencePosition,
-                                   Real referenceAngle, Real physicsMass, Real physicsInertia,
-                                   const Vector2D& physicsCenterOfMass = {}, const Vector3D& initialVelocity = {},
+                                   Real referenceAngle, Real mass, Real inertia,
+                                   const Vector2D& centerOfMass = {}, const Vector3D& initialVelocity = {},
                                    const Vector3D& gravity = {});
 
 /// Mass properties of a 3D rigid body (Exudyn's RigidBodyInertia): mass, inertia tensor about the

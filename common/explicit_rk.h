@@ -11,7 +11,7 @@
 /// Algebraic equations (constraints) as Exudyn's explicit solver treats them:
 ///  - eliminateConstraints (default): every constraint must be a coordinate constraint to
 ///    ground (the layout's elimination table, layout_records.h) with offset 0 and
-///    factorValue1 1, else the run ends with invalid_parameter before the first step. The
+///    factor1 1, else the run ends with invalid_parameter before the first step. The
 ///    listed coordinates and their velocities are set to 0 after every completed step (in
 ///    the new and, for ODE23/DOPRI5, the embedded solution before the error estimate), and
 ///    their end-of-step accelerations too; the stages and the initial state are not

@@ -40,7 +40,7 @@ std::string EliminatedConstraintError(const Layout& layout, const Real* theta, c
   const LayoutView L = layout.View();
   for (int k = 0; k < L.nEliminated; ++k) {
     const int obj = EliminatedConstraint(L, k);
-    const int slot = L.object[obj].theta;  // offset, factorValue1, ...
+    const int slot = L.object[obj].theta;  // offset, factor1, ...
     const char* field = nullptr;
     const char* required = nullptr;
     Real value = 0;
@@ -49,7 +49,7 @@ std::string EliminatedConstraintError(const Layout& layout, const Real* theta, c
       required = "0";
       value = theta[slot];
     } else if (theta[slot + 1] != 1 && (!consider || consider(slot + 1))) {
-      field = "factorValue1";
+      field = "factor1";
       required = "1";
       value = theta[slot + 1];
     } else {

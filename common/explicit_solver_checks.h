@@ -16,14 +16,14 @@ namespace mbsweep {
 /// algebraic equations as Exudyn's explicit solver does: never NodeRigidBodyEP nodes (their
 /// Euler-parameter norm); with eliminateConstraints every constraint must be eliminable
 /// (Layout::eliminationRefusal) and, if `theta` is given, each eliminated one must have
-/// offset 0 and factorValue1 1 (EliminatedConstraintError). Without eliminateConstraints the
+/// offset 0 and factor1 1 (EliminatedConstraintError). Without eliminateConstraints the
 /// constraints are ignored (no check). Throws ValidationError, the message starting with
 /// `context`, naming the item, field, value and rule.
 void CheckExplicitConstraints(const Layout& layout, const Real* theta, DynamicSolverType type, bool eliminateConstraints,
                               const std::string& context);
 
 /// The message for the first coordinate constraint of the elimination table whose offset is
-/// not 0 or whose factorValue1 is not 1 in the theta row ("" if none): an explicit solver with
+/// not 0 or whose factor1 is not 1 in the theta row ("" if none): an explicit solver with
 /// eliminateConstraints sets the coordinate to 0 and would silently drop these values. Only
 /// the theta slots for which `consider` is true are checked (all if it is empty).
 std::string EliminatedConstraintError(const Layout& layout, const Real* theta,

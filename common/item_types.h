@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/kinds.h"
@@ -22,6 +24,30 @@ using Vector3D = std::array<Real, 3>;
 using Vector6D = std::array<Real, 6>;
 using Vector7D = std::array<Real, 7>;
 using Vector = std::vector<Real>;
+
+/// A field's name in Exudyn before 1.12.258 (an item's `fieldAliases`): the readers take it
+/// for the current name, which is the one every message, path and output uses.
+struct FieldAlias {
+  const char* old;
+  const char* current;
+};
+
+/// The item's earlier field names (none for most items).
+template <class T, class = void> struct ItemFieldAliases {
+  static constexpr const FieldAlias* begin() { return nullptr; }
+  static constexpr const FieldAlias* end() { return nullptr; }
+};
+template <class T> struct ItemFieldAliases<T, std::void_t<decltype(T::fieldAliases)>> {
+  static constexpr const FieldAlias* begin() { return std::begin(T::fieldAliases); }
+  static constexpr const FieldAlias* end() { return std::end(T::fieldAliases); }
+};
+/// Exudyn's short name of the item type (MassPoint for ObjectMassPoint); nullptr if it has none.
+template <class T, class = void> struct ItemShortName {
+  static constexpr const char* value = nullptr;
+};
+template <class T> struct ItemShortName<T, std::void_t<decltype(T::shortName)>> {
+  static constexpr const char* value = T::shortName;
+};
 
 /// 3x3 matrix, row-major; defaults to the identity (rotation matrices in Exudyn do).
 struct Matrix3D {

@@ -39,7 +39,7 @@
 ///                 on a NodePointGround and a MarkerNodeCoordinate on a node with ODE2
 ///                 coordinates (velocityLevel false); ode2 is the global index of the
 ///                 constrained coordinate (the node's first ODE2 index + the marker's
-///                 coordinate), object the constraint (its theta: offset, factorValue1, ...).
+///                 coordinate), object the constraint (its theta: offset, factor1, ...).
 ///                 An inactive one (activeConnector false, lambda = 0) is eliminable but not
 ///                 listed: its coordinate stays free. LayoutView::constraintsEliminable is 0 if
 ///                 some algebraic equation is of another kind (Layout::eliminationRefusal).
@@ -149,12 +149,12 @@ MBS_HD_INLINE int EliminatedConstraint(const LayoutView& L, int k) {
 
 /// True if an explicit solver with eliminateConstraints can integrate the model with this
 /// theta row: every algebraic equation is eliminable (constraintsEliminable) and each
-/// eliminated constraint has offset 0 and factorValue1 1 (the elimination sets the
+/// eliminated constraint has offset 0 and factor1 1 (the elimination sets the
 /// coordinate to 0, whatever these say; the host refuses other values with a message).
 MBS_HD_INLINE bool ConstraintsEliminable(const LayoutView& L, const Real* theta) {
   if (!L.constraintsEliminable) return false;
   for (int k = 0; k < L.nEliminated; ++k) {
-    const Real* p = theta + L.object[EliminatedConstraint(L, k)].theta;  // offset, factorValue1, ...
+    const Real* p = theta + L.object[EliminatedConstraint(L, k)].theta;  // offset, factor1, ...
     if (p[0] != 0 || p[1] != 1) return false;
   }
   return true;

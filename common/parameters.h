@@ -1,6 +1,6 @@
 /// @file parameters.h
 /// Study parameters mapped onto theta rows: a study parameter binds to a theta slot by its
-/// path (`spring.stiffness`, `crank.physicsCenterOfMass[0]`), or a theta slot is defined as
+/// path (`spring.stiffness`, `crank.centerOfMass[0]`), or a theta slot is defined as
 /// an expression of study parameters (`m1*L1^2/12`, muParser syntax), evaluated per system
 /// when the theta rows of a batch are built. Host only.
 #pragma once

@@ -48,7 +48,7 @@ DynamicSolverType ParseDynamicSolverType(const std::string& name) {
 
 void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
   if (!s.solutionSettings.coordinatesSolutionFileName.empty())
-    throw ValidationError("SimulationSettings: solutionSettings.coordinatesSolutionFileName = '" +
+    throw ValidationError("SimulationSettings: solution.file.name = '" +
                           s.solutionSettings.coordinatesSolutionFileName +
                           "' is not supported: mbsweep writes no coordinate solution files; record what you need "
                           "with sensors (SensorNode/SensorObject/SensorBody with a fileName or storeInternal)");
@@ -98,8 +98,8 @@ void ValidateSettings(const SimulationSettings& s, bool staticSolve) {
         "SimulationSettings: timeIntegration.generalizedAlpha.resetAccelerations = true is not supported: each step "
         "starts from the accelerations of the last one (Exudyn's default); set it to false");
   CheckNewton("timeIntegration.", ti.newton);
-  Check("solutionSettings.sensorsWritePeriod", s.solutionSettings.sensorsWritePeriod, Rule::UReal);
-  Check("solutionSettings.outputPrecision", s.solutionSettings.outputPrecision, Rule::PInt);
+  Check("solution.sensors.writePeriod", s.solutionSettings.sensorsWritePeriod, Rule::UReal);
+  Check("solution.precision", s.solutionSettings.outputPrecision, Rule::PInt);
 }
 
 }  // namespace mbsweep

@@ -1,6 +1,6 @@
 /// @file simulation_settings.h
-/// Simulation settings with Exudyn's structure, names and defaults
-/// (simulationSettings.timeIntegration.newton.relativeTolerance, ...), read by the CPU
+/// Simulation settings with Exudyn's structure and the defaults of Exudyn 1.13 (modified Newton
+/// in time integration, full Newton in the static solver), read by the CPU
 /// reference solver and carried by every batch (common/batch.h) to every backend. Host-only;
 /// defined in common/simulation_settings.cpp.
 #pragma once
@@ -31,7 +31,7 @@ struct NewtonSettings {
   Real relativeTolerance = 1e-8;
   Real absoluteTolerance = 1e-10;
   int maxIterations = 25;
-  bool useModifiedNewton = false;
+  bool useModifiedNewton = false;  ///< the static solver's default; time integration: Modified()
   int maxModifiedNewtonIterations = 8;
   int maxModifiedNewtonRestartIterations = 7;
   Real modifiedNewtonContractivity = 0.5;
@@ -40,6 +40,12 @@ struct NewtonSettings {
   bool weightTolerancePerCoordinate = false;
   Real maximumSolutionNorm = 1e38;
   NumericalDifferentiationSettings numericalDifferentiation;
+  /// The settings with useModifiedNewton = true (time integration's default).
+  static NewtonSettings Modified() {
+    NewtonSettings n;
+    n.useModifiedNewton = true;
+    return n;
+  }
 };
 
 struct GeneralizedAlphaSettings {
@@ -53,7 +59,6 @@ struct GeneralizedAlphaSettings {
 };
 
 struct ExplicitIntegrationSettings {
-  DynamicSolverType dynamicSolverType = DynamicSolverType::DOPRI5;
   bool computeEndOfStepAccelerations = true;
   bool eliminateConstraints = true;
 };
@@ -80,7 +85,7 @@ struct TimeIntegrationSettings {
   /// take; a run that needs more ends with status budget_exceeded (in a batch: that system
   /// only), so that one sample cannot stall a study. 0: automatic, StepAttemptBudget().
   int maxStepAttempts = 0;
-  NewtonSettings newton;
+  NewtonSettings newton = NewtonSettings::Modified();  ///< Exudyn 1.13: modified Newton
   GeneralizedAlphaSettings generalizedAlpha;
   ExplicitIntegrationSettings explicitIntegration;
 };

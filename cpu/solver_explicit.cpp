@@ -25,7 +25,7 @@ std::string SingularMassMessage(const LayoutView& L, const Eigen::MatrixXd& M, c
     for (int k = 0; k < r.nODE2; ++k)
       if (M(r.ode2Begin + k, r.ode2Begin + k) == 0)
         return "explicit solver: the mass matrix is singular; coordinate " + std::to_string(k) + " of node '" +
-               nodeNames[static_cast<size_t>(i)] + "' has no mass (add a body with physicsMass > 0 on it)";
+               nodeNames[static_cast<size_t>(i)] + "' has no mass (add a body with mass > 0 on it)";
   }
   return "explicit solver: the mass matrix is singular";
 }
@@ -42,7 +42,7 @@ void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSett
   CheckExplicitConstraints(layout, theta, type, eliminate, "");
   if (L.nAE > 0 && !eliminate)  // as Exudyn: a warning, then the constraints are absent
     std::fprintf(stderr,
-                 "Warning: DynamicSolverType %s with explicitIntegration.eliminateConstraints = false: the explicit "
+                 "Warning: DynamicSolverType %s with timeIntegration.explicit.eliminateConstraints = false: the explicit "
                  "solver ignores the constraints (%d algebraic equation%s) and integrates the system as if they were "
                  "absent (Lagrange multipliers 0)\n",
                  DynamicSolverTypeName(type), L.nAE, L.nAE == 1 ? "" : "s");

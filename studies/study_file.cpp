@@ -87,7 +87,7 @@ StudyFile ParseStudyText(const std::string& text, const std::string& name, const
 
   f.parameters = ReadParameters(r, top);
   std::vector<std::string> sensorNames;
-  f.model = BuildModel(r, top, f.parameters, &f.expressions, &sensorNames);
+  f.model = BuildModel(r, top, f.parameters, &f.expressions, &sensorNames, &f.warnings);
 
   ReadSolverAndSettings(r, top, f);
 
@@ -183,20 +183,21 @@ StudyMapping MakeStudyMapping(const StudyFile& file, const Layout& layout, Param
     for (size_t k = 0; k < file.parameters.size(); ++k)
       if (file.parameters[k].name == name) col = static_cast<int>(k);
     if (col < 0) {
+      const std::string path = study_reader::CurrentFieldPath(name);
       int idx = -1;
       try {
-        idx = layout.ThetaIndex(name);
+        idx = layout.ThetaIndex(path);
       } catch (const ValidationError& e) {
         throw StudyFileError(where, "study parameter '" + name + "': " + e.what());
       }
       for (const auto& x : file.expressions)
-        if (x.path == name)
+        if (x.path == path)
           throw StudyFileError(x.where, "study parameter '" + name + "' is defined in the model by the expression '" +
                                             x.expression + "'; vary the parameters of the expression instead");
       col = static_cast<int>(m.mapParameters.size());
-      m.mapParameters.push_back(MangledPath(name));
+      m.mapParameters.push_back(MangledPath(path));
       m.nominal.push_back(map.Theta0()[static_cast<size_t>(idx)]);
-      bindings.emplace_back(name, MangledPath(name));
+      bindings.emplace_back(path, MangledPath(path));
     }
     m.studyColumn.push_back(col);
   }

@@ -10,7 +10,7 @@
 ///   model:                      # items in insertion order, each `- <ExudynTypeName>: {fields}`
 ///     - NodePoint: {name: node, referenceCoordinates: [0.5, 0, 0], initialVelocities: [1, 0, 0]}
 ///     - NodePointGround: {name: ground}
-///     - ObjectMassPoint: {name: mass, physicsMass: m, nodeNumber: node}
+///     - ObjectMassPoint: {name: mass, mass: m, nodeNumber: node}
 ///     - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
 ///     - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
 ///     - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn],
@@ -19,11 +19,12 @@
 ///                        timeFunction: {type: Harmonic, amplitude: 1, angularFrequency: 20}}
 ///     - SensorObject: {name: springForce, objectNumber: spring, outputVariableType: Force}
 ///   solver: GeneralizedAlpha    # DynamicSolverType name (default GeneralizedAlpha)
-///   simulationSettings:         # nested exactly as SimulationSettings (Exudyn's names); a key
-///                               # may also be a dotted path: `timeIntegration.newton.maxIterations: 12`
+///   simulationSettings:         # nested exactly as SimulationSettings (Exudyn 1.13's names, the
+///                               # earlier ones read as these); a key may also be a dotted path:
+///                               # `timeIntegration.newton.maxIterations: 12`
 ///     timeIntegration: {numberOfSteps: 1000, endTime: 1, generalizedAlpha: {spectralRadius: 1}}
-///     solutionSettings: {sensorsWritePeriod: 0.005}
-///     linearSolverType: EXUdense
+///     solution: {sensors: {writePeriod: 0.005}}
+///     linearSolver: {solverType: EXUdense}
 ///   objectives:                 # ObjectiveSetDescription; `sensor` by name or index
 ///     samplePeriod: 0.005
 ///     weightedSum: false
@@ -57,8 +58,8 @@
 ///
 /// Errors (StudyFileError) name the file, line and column (1-based, of the offending key or
 /// value), then the item/field/value and the rule, e.g.
-///   study.yaml:12:30: ObjectMassPoint 'mass' (object 1): physicsMass = -1.6 violates UReal (must be >= 0)
-///   study.yaml:4:5: unknown field 'physicsMas' of ObjectMassPoint; did you mean 'physicsMass'?
+///   study.yaml:12:30: ObjectMassPoint 'mass' (object 1): mass = -1.6 violates UReal (must be >= 0)
+///   study.yaml:4:5: unknown field 'physicsMas' of ObjectMassPoint; did you mean 'mass'?
 /// A rule the model checks when the item is added points at the value of the field its
 /// message names (or at the item's map when that field is not in the file). An unknown key
 /// suggests the closest valid key when it is close (edit distance <= max(2, length/3)) and
@@ -199,6 +200,8 @@ struct StudyFile {
   StudySpec study;
   std::string source;                       ///< the file's text (BuildModelAt re-reads the model
                                             ///< from it)
+  std::vector<std::string> warnings;        ///< what was read but has no effect (visualization
+                                            ///< fields)
 };
 
 /// Reads and validates a file. Throws StudyFileError (file:line:column) for malformed YAML,

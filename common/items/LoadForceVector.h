@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Force vector on a position marker (global frame, or body frame if bodyFixed).
 struct LoadForceVector {
   static constexpr const char* typeName = "LoadForceVector";
+  static constexpr const char* shortName = "Force";  ///< Exudyn's short name
   std::string name;
   MarkerIndex markerNumber;
   Vector3D loadVector{};

@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Mass-proportional load (e.g. gravity [0,0,-9.81]) on a MarkerBodyMass.
 struct LoadMassProportional {
   static constexpr const char* typeName = "LoadMassProportional";
+  static constexpr const char* shortName = "Gravity";  ///< Exudyn's short name
   std::string name;
   MarkerIndex markerNumber;
   Vector3D loadVector{};

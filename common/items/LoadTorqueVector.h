@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Torque vector on an orientation marker (global frame, or body frame if bodyFixed).
 struct LoadTorqueVector {
   static constexpr const char* typeName = "LoadTorqueVector";
+  static constexpr const char* shortName = "Torque";  ///< Exudyn's short name
   std::string name;
   MarkerIndex markerNumber;
   Vector3D loadVector{};

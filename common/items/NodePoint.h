@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Point node in 3D: 3 ODE2 displacement coordinates.
 struct NodePoint {
   static constexpr const char* typeName = "NodePoint";
+  static constexpr const char* shortName = "Point";  ///< Exudyn's short name
   std::string name;
   Vector3D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
   template <class V> void Fields(V& v) {

@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Point node in the x-y plane: 2 ODE2 coordinates.
 struct NodePoint2D {
   static constexpr const char* typeName = "NodePoint2D";
+  static constexpr const char* shortName = "Point2D";  ///< Exudyn's short name
   std::string name;
   Vector2D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
   template <class V> void Fields(V& v) {

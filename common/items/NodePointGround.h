@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Ground node without coordinates.
 struct NodePointGround {
   static constexpr const char* typeName = "NodePointGround";
+  static constexpr const char* shortName = "PointGround";  ///< Exudyn's short name
   std::string name;
   Vector3D referenceCoordinates{};
   template <class V> void Fields(V& v) { v("referenceCoordinates", referenceCoordinates, Rule::Real); }

@@ -9,6 +9,7 @@ namespace mbsweep {
 /// Planar rigid-body node: x, y, rotation angle theta about z.
 struct NodeRigidBody2D {
   static constexpr const char* typeName = "NodeRigidBody2D";
+  static constexpr const char* shortName = "Rigid2D";  ///< Exudyn's short name
   std::string name;
   Vector3D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
   template <class V> void Fields(V& v) {

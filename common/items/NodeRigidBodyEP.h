@@ -12,6 +12,7 @@ namespace mbsweep {
 /// norm p^T p - 1 = 0 (p = reference + current rotation parameters), and one multiplier.
 struct NodeRigidBodyEP {
   static constexpr const char* typeName = "NodeRigidBodyEP";
+  static constexpr const char* shortName = "RigidEP";  ///< Exudyn's short name
   std::string name;
   Vector7D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
   bool addConstraintEquation = true;

@@ -10,6 +10,7 @@ namespace mbsweep {
 /// A = Rx(phi0) Ry(phi1) Rz(phi2); singular at phi1 = +-pi/2.
 struct NodeRigidBodyRxyz {
   static constexpr const char* typeName = "NodeRigidBodyRxyz";
+  static constexpr const char* shortName = "RigidRxyz";  ///< Exudyn's short name
   std::string name;
   Vector6D referenceCoordinates{}, initialCoordinates{}, initialVelocities{};
   template <class V> void Fields(V& v) {

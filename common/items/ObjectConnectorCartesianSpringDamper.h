@@ -17,6 +17,7 @@ struct ObjectConnectorCartesianSpringDamperParams {
 struct ObjectConnectorCartesianSpringDamper : ObjectConnectorCartesianSpringDamperParams {
   using Params = ObjectConnectorCartesianSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorCartesianSpringDamper";
+  static constexpr const char* shortName = "CartesianSpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::PositionConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};

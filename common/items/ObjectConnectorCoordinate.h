@@ -9,22 +9,25 @@
 
 namespace mbsweep {
 
-/// Coordinate constraint: factorValue1 * q_m1 - q_m0 - offset * f(t) = 0 (velocities with
+/// Coordinate constraint: factor1 * q_m1 - q_m0 - offset * f(t) = 0 (velocities with
 /// velocityLevel). f is the built-in offsetTimeFunction (constant 1 by default).
 struct ObjectConnectorCoordinate {
   static constexpr const char* typeName = "ObjectConnectorCoordinate";
+  static constexpr const char* shortName = "CoordinateConstraint";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"factorValue1", "factor1"}};
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Displacement, OutputVariableType::Velocity,
                                                    OutputVariableType::Force, OutputVariableType::ConstraintEquation};
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};
   Real offset = 0;
-  Real factorValue1 = 1;
+  Real factor1 = 1;
   bool velocityLevel = false;
   TimeFunction offsetTimeFunction;
   bool activeConnector = true;
   /// The equation: k1 q1 - q0 - offset(t), or on velocity level (velocityLevel, or index 2 with
-  /// the offset's rate by central differences) k1 v1 - v0 - rate. p: offset, factorValue1, the
+  /// the offset's rate by central differences) k1 v1 - v0 - rate. p: offset, factor1, the
   /// time function's parameters; extra[3..5]: velocityLevel, time function type, table length.
   MBS_HD_INLINE static Real Equation(const ConstraintAccess& c, const Real* p) {
     const ObjectRecord& o = c.o;
@@ -44,7 +47,7 @@ struct ObjectConnectorCoordinate {
     }
     return k1 * q1 - q0 - offset;
   }
-  /// Equation and C_q: -1 over marker 0's coordinate, factorValue1 over marker 1's.
+  /// Equation and C_q: -1 over marker 0's coordinate, factor1 over marker 1's.
   MBS_HD_FORCEINLINE static void Equations(const ConstraintAccess& c, const Real* p, ConstraintEval& e) {
     e.velocity = c.index2 || c.o.extra[3] != 0;
     e.C[0] = Equation(c, p);
@@ -70,7 +73,7 @@ struct ObjectConnectorCoordinate {
   template <class V> void Fields(V& v) {
     v("markerNumbers", markerNumbers);
     v("offset", offset, Rule::Real);
-    v("factorValue1", factorValue1, Rule::Real);
+    v("factor1", factor1, Rule::Real);
     v("velocityLevel", velocityLevel);
     v("offsetTimeFunction", offsetTimeFunction);
     v("activeConnector", activeConnector);

@@ -17,6 +17,7 @@ struct ObjectConnectorCoordinateSpringDamperParams {
 struct ObjectConnectorCoordinateSpringDamper : ObjectConnectorCoordinateSpringDamperParams {
   using Params = ObjectConnectorCoordinateSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorCoordinateSpringDamper";
+  static constexpr const char* shortName = "CoordinateSpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::CoordinateConnector;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Displacement, OutputVariableType::Velocity,
                                                    OutputVariableType::Force};

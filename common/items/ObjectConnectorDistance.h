@@ -17,6 +17,7 @@ struct ObjectConnectorDistanceParams {
 struct ObjectConnectorDistance : ObjectConnectorDistanceParams {
   using Params = ObjectConnectorDistanceParams;
   static constexpr const char* typeName = "ObjectConnectorDistance";
+  static constexpr const char* shortName = "DistanceConstraint";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Distance, OutputVariableType::Force,
                                                    OutputVariableType::ConstraintEquation};

@@ -17,6 +17,7 @@ struct ObjectConnectorGravityParams {
 struct ObjectConnectorGravity : ObjectConnectorGravityParams {
   using Params = ObjectConnectorGravityParams;
   static constexpr const char* typeName = "ObjectConnectorGravity";
+  static constexpr const char* shortName = "ConnectorGravity";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::PositionConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};

@@ -22,6 +22,7 @@ struct ObjectConnectorLinearSpringDamperParams {
 struct ObjectConnectorLinearSpringDamper : ObjectConnectorLinearSpringDamperParams {
   using Params = ObjectConnectorLinearSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorLinearSpringDamper";
+  static constexpr const char* shortName = "LinearSpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::DisplacementLocal,
                                                    OutputVariableType::VelocityLocal, OutputVariableType::ForceLocal};

@@ -24,6 +24,7 @@ struct ObjectConnectorRigidBodySpringDamperParams {
 struct ObjectConnectorRigidBodySpringDamper : ObjectConnectorRigidBodySpringDamperParams {
   using Params = ObjectConnectorRigidBodySpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorRigidBodySpringDamper";
+  static constexpr const char* shortName = "RigidBodySpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   static constexpr OutputVariableType outputs[] = {
       OutputVariableType::DisplacementLocal,    OutputVariableType::VelocityLocal, OutputVariableType::Rotation,

@@ -18,6 +18,7 @@ struct ObjectConnectorSpringDamperParams {
 struct ObjectConnectorSpringDamper : ObjectConnectorSpringDamperParams {
   using Params = ObjectConnectorSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorSpringDamper";
+  static constexpr const char* shortName = "SpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::PositionConnector;
   std::string name;
   std::array<MarkerIndex, 2> markerNumbers{};

@@ -24,6 +24,7 @@ struct ObjectConnectorTorsionalSpringDamperParams {
 struct ObjectConnectorTorsionalSpringDamper : ObjectConnectorTorsionalSpringDamperParams {
   using Params = ObjectConnectorTorsionalSpringDamperParams;
   static constexpr const char* typeName = "ObjectConnectorTorsionalSpringDamper";
+  static constexpr const char* shortName = "TorsionalSpringDamper";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::RigidConnector;
   static constexpr OutputVariableType outputs[] = {
       OutputVariableType::Rotation, OutputVariableType::AngularVelocityLocal, OutputVariableType::TorqueLocal};

@@ -17,6 +17,7 @@ namespace mbsweep {
 struct ObjectJointGeneric : JointFrameParams {
   using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointGeneric";
+  static constexpr const char* shortName = "GenericJoint";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;

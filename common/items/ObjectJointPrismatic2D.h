@@ -20,6 +20,7 @@ struct ObjectJointPrismatic2DParams {
 struct ObjectJointPrismatic2D : ObjectJointPrismatic2DParams {
   using Params = ObjectJointPrismatic2DParams;
   static constexpr const char* typeName = "ObjectJointPrismatic2D";
+  static constexpr const char* shortName = "PrismaticJoint2D";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Force, OutputVariableType::ConstraintEquation};
   std::string name;

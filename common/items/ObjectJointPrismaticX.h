@@ -14,6 +14,7 @@ namespace mbsweep {
 struct ObjectJointPrismaticX : JointFrameParams {
   using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointPrismaticX";
+  static constexpr const char* shortName = "PrismaticJointX";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;

@@ -11,6 +11,7 @@ namespace mbsweep {
 /// Planar revolute joint: the x and y positions of both markers coincide (2 equations).
 struct ObjectJointRevolute2D {
   static constexpr const char* typeName = "ObjectJointRevolute2D";
+  static constexpr const char* shortName = "RevoluteJoint2D";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Force, OutputVariableType::ConstraintEquation};
   std::string name;

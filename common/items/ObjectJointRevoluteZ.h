@@ -14,6 +14,7 @@ namespace mbsweep {
 struct ObjectJointRevoluteZ : JointFrameParams {
   using Params = JointFrameParams;
   static constexpr const char* typeName = "ObjectJointRevoluteZ";
+  static constexpr const char* shortName = "RevoluteJointZ";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr const auto& outputs = kJointFrameOutputs;
   std::string name;

@@ -12,6 +12,7 @@ namespace mbsweep {
 /// constrainedAxes coincide (3 equations; an unconstrained axis has the equation lambda = 0).
 struct ObjectJointSpherical {
   static constexpr const char* typeName = "ObjectJointSpherical";
+  static constexpr const char* shortName = "SphericalJoint";  ///< Exudyn's short name
   static constexpr ObjectCategory category = ObjectCategory::Constraint;
   static constexpr OutputVariableType outputs[] = {OutputVariableType::Position, OutputVariableType::Velocity,
                                                    OutputVariableType::Displacement, OutputVariableType::Force,

@@ -10,7 +10,7 @@ namespace mbsweep {
 
 /// The Real fields of ObjectMass1D, in Fields() order (its theta slots).
 struct ObjectMass1DParams {
-  Real physicsMass = 0;
+  Real mass = 0;
   Vector3D referencePosition{};
   Matrix3D referenceRotation{};
 };
@@ -19,6 +19,9 @@ struct ObjectMass1DParams {
 struct ObjectMass1D : ObjectMass1DParams {
   using Params = ObjectMass1DParams;
   static constexpr const char* typeName = "ObjectMass1D";
+  static constexpr const char* shortName = "Mass1D";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"physicsMass", "mass"}};
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool coordinateDependentMass = false;  ///< M = const (ConstantMass)
   static constexpr int massLoadCoordinates = 0;  ///< a mass-proportional load at the node enters no coordinates
@@ -49,16 +52,16 @@ struct ObjectMass1D : ObjectMass1DParams {
   }
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
     com = MakeVec3(0, 0, 0);
-    return p.physicsMass;
+    return p.mass;
   }
   MBS_HD_INLINE static bool ConstantMass(const Params&) { return true; }
-  /// physicsMass on each of its coordinates (nothing for a zero physicsMass).
+  /// mass on each of its coordinates (nothing for a zero mass).
   template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int n, Sink& M) {
-    if (p.physicsMass != 0)
-      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.physicsMass);
+    if (p.mass != 0)
+      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.mass);
   }
   template <class V> void Fields(V& v) {
-    v("physicsMass", physicsMass, Rule::UReal);
+    v("mass", mass, Rule::UReal);
     v("nodeNumber", nodeNumber);
     v("referencePosition", referencePosition, Rule::Real);
     v("referenceRotation", referenceRotation);

@@ -10,13 +10,16 @@ namespace mbsweep {
 
 /// The Real fields of ObjectMassPoint2D, in Fields() order (its theta slots).
 struct ObjectMassPoint2DParams {
-  Real physicsMass = 0;
+  Real mass = 0;
 };
 
 /// Point mass on a NodePoint2D; M = m*I2.
 struct ObjectMassPoint2D : ObjectMassPoint2DParams {
   using Params = ObjectMassPoint2DParams;
   static constexpr const char* typeName = "ObjectMassPoint2D";
+  static constexpr const char* shortName = "MassPoint2D";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"physicsMass", "mass"}};
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool coordinateDependentMass = false;  ///< M = const (ConstantMass)
   static constexpr int massLoadCoordinates = 2;           ///< a mass-proportional load at the node enters 2 coordinates
@@ -37,16 +40,16 @@ struct ObjectMassPoint2D : ObjectMassPoint2DParams {
   }
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
     com = MakeVec3(0, 0, 0);
-    return p.physicsMass;
+    return p.mass;
   }
   MBS_HD_INLINE static bool ConstantMass(const Params&) { return true; }
-  /// physicsMass on each of its coordinates (nothing for a zero physicsMass).
+  /// mass on each of its coordinates (nothing for a zero mass).
   template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int n, Sink& M) {
-    if (p.physicsMass != 0)
-      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.physicsMass);
+    if (p.mass != 0)
+      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.mass);
   }
   template <class V> void Fields(V& v) {
-    v("physicsMass", physicsMass, Rule::UReal);
+    v("mass", mass, Rule::UReal);
     v("nodeNumber", nodeNumber);
   }
 };

@@ -10,18 +10,21 @@ namespace mbsweep {
 
 /// The Real fields of ObjectRigidBody, in Fields() order (its theta slots).
 struct ObjectRigidBodyParams {
-  Real physicsMass = 0;
-  Vector6D physicsInertia{};
-  Vector3D physicsCenterOfMass{};
+  Real mass = 0;
+  Vector6D inertia{};
+  Vector3D centerOfMass{};
 };
 
-/// 3D rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz. physicsInertia is the inertia
+/// 3D rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz. inertia is the inertia
 /// tensor about the reference point (the node) in body coordinates, given as
-/// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]; physicsCenterOfMass is the local position of the centre of
+/// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]; centerOfMass is the local position of the centre of
 /// mass. The mass matrix depends on the rotation parameters.
 struct ObjectRigidBody : ObjectRigidBodyParams {
   using Params = ObjectRigidBodyParams;
   static constexpr const char* typeName = "ObjectRigidBody";
+  static constexpr const char* shortName = "RigidBody";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"physicsMass", "mass"}, {"physicsInertia", "inertia"}, {"physicsCenterOfMass", "centerOfMass"}};
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool coordinateDependentMass = true;  ///< M depends on the rotation parameters
   static constexpr int massLoadCoordinates = 3;          ///< a mass-proportional load at the node enters x, y, z
@@ -48,8 +51,8 @@ struct ObjectRigidBody : ObjectRigidBodyParams {
     return MakeVec3(r[0], r[1], r[2]) + RotationMatrixRigid(nRot, r + 3) * lp;
   }
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
-    com = ToVec3(p.physicsCenterOfMass);
-    return p.physicsMass;
+    com = ToVec3(p.centerOfMass);
+    return p.mass;
   }
   MBS_HD_INLINE static bool ConstantMass(const Params&) { return false; }
   template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params&, const int*, int, Sink&) {}
@@ -57,19 +60,19 @@ struct ObjectRigidBody : ObjectRigidBodyParams {
   MBS_HD_INLINE static void LocalMass(const BodyAccess& b, const Params& p, Real* Mloc) {
     Real rot[kRigidMaxRotPar];
     const int nRot = RigidNodeRotation(b.L, b.theta, b.q, b.q, b.Node(), rot, nullptr);
-    RigidBodyMassMatrix(nRot, rot, p.physicsMass, p.physicsInertia.data(), ToVec3(p.physicsCenterOfMass), Mloc);
+    RigidBodyMassMatrix(nRot, rot, p.mass, p.inertia.data(), ToVec3(p.centerOfMass), Mloc);
   }
   /// rigid3d.h RigidBodyQuadraticVelocity.
   MBS_HD_INLINE static void QuadraticVelocity(const BodyAccess& b, const Params& p, Real* fLoc) {
     Real rot[kRigidMaxRotPar], rot_t[kRigidMaxRotPar];
     const int nRot = RigidNodeRotation(b.L, b.theta, b.q, b.v, b.Node(), rot, rot_t);
-    RigidBodyQuadraticVelocity(nRot, rot, rot_t, p.physicsMass, p.physicsInertia.data(), ToVec3(p.physicsCenterOfMass),
+    RigidBodyQuadraticVelocity(nRot, rot, rot_t, p.mass, p.inertia.data(), ToVec3(p.centerOfMass),
                                fLoc);
   }
   template <class V> void Fields(V& v) {
-    v("physicsMass", physicsMass, Rule::UReal);
-    v("physicsInertia", physicsInertia, Rule::Real);
-    v("physicsCenterOfMass", physicsCenterOfMass, Rule::Real);
+    v("mass", mass, Rule::UReal);
+    v("inertia", inertia, Rule::Real);
+    v("centerOfMass", centerOfMass, Rule::Real);
     v("nodeNumber", nodeNumber);
   }
 };

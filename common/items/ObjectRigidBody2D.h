@@ -10,16 +10,19 @@ namespace mbsweep {
 
 /// The Real fields of ObjectRigidBody2D, in Fields() order (its theta slots).
 struct ObjectRigidBody2DParams {
-  Real physicsMass = 0;
-  Real physicsInertia = 0;
-  Vector2D physicsCenterOfMass{};
+  Real mass = 0;
+  Real inertia = 0;
+  Vector2D centerOfMass{};
 };
 
-/// Planar rigid body on a NodeRigidBody2D; physicsInertia is about the reference point,
-/// physicsCenterOfMass is the local position of the centre of mass.
+/// Planar rigid body on a NodeRigidBody2D; inertia is about the reference point,
+/// centerOfMass is the local position of the centre of mass.
 struct ObjectRigidBody2D : ObjectRigidBody2DParams {
   using Params = ObjectRigidBody2DParams;
   static constexpr const char* typeName = "ObjectRigidBody2D";
+  static constexpr const char* shortName = "RigidBody2D";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"physicsMass", "mass"}, {"physicsInertia", "inertia"}, {"physicsCenterOfMass", "centerOfMass"}};
   static constexpr ObjectCategory category = ObjectCategory::Body;
   /// M depends on the angle when the centre of mass is off the node (ConstantMass)
   static constexpr bool coordinateDependentMass = true;
@@ -46,25 +49,25 @@ struct ObjectRigidBody2D : ObjectRigidBody2DParams {
     return MakeVec3(r[0], r[1], 0) + RotZ(r[2]) * lp;
   }
   MBS_HD_FORCEINLINE static Real MassAndCenter(const Params& p, Vec3& com) {
-    com = MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
-    return p.physicsMass;
+    com = MakeVec3(p.centerOfMass[0], p.centerOfMass[1], 0);
+    return p.mass;
   }
   /// The mass matrix is the constant diag(m, m, J) with the centre of mass at the node.
   MBS_HD_INLINE static bool ConstantMass(const Params& p) {
-    return p.physicsCenterOfMass[0] == 0 && p.physicsCenterOfMass[1] == 0;
+    return p.centerOfMass[0] == 0 && p.centerOfMass[1] == 0;
   }
   template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int, Sink& M) {
-    M.add(ltg[0], ltg[0], p.physicsMass);
-    M.add(ltg[1], ltg[1], p.physicsMass);
-    M.add(ltg[2], ltg[2], p.physicsInertia);
+    M.add(ltg[0], ltg[0], p.mass);
+    M.add(ltg[1], ltg[1], p.mass);
+    M.add(ltg[2], ltg[2], p.inertia);
   }
-  /// [[m, 0, -m c_y], [0, m, m c_x], [-m c_y, m c_x, J]] with c = RotZ(phi) physicsCenterOfMass.
+  /// [[m, 0, -m c_y], [0, m, m c_x], [-m c_y, m c_x, J]] with c = RotZ(phi) centerOfMass.
   MBS_HD_INLINE static void LocalMass(const BodyAccess& b, const Params& p, Real* Mloc) {
-    const Real m = p.physicsMass;
+    const Real m = p.mass;
     Mloc[0] = Mloc[4] = m;
-    Mloc[8] = p.physicsInertia;
+    Mloc[8] = p.inertia;
     const Real phi = b.NodeReference()[2] + b.q[b.o.ltgODE2[2]];
-    const Vec3 c = RotZ(phi) * MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
+    const Vec3 c = RotZ(phi) * MakeVec3(p.centerOfMass[0], p.centerOfMass[1], 0);
     Mloc[2] = Mloc[6] = -m * c[1];
     Mloc[5] = Mloc[7] = m * c[0];
   }
@@ -72,14 +75,14 @@ struct ObjectRigidBody2D : ObjectRigidBody2DParams {
   MBS_HD_INLINE static void QuadraticVelocity(const BodyAccess& b, const Params& p, Real* fLoc) {
     const Real phi = b.NodeReference()[2] + b.q[b.o.ltgODE2[2]];
     const Real w = b.v[b.o.ltgODE2[2]];
-    const Vec3 c = RotZ(phi) * MakeVec3(p.physicsCenterOfMass[0], p.physicsCenterOfMass[1], 0);
-    fLoc[0] = p.physicsMass * w * w * c[0];
-    fLoc[1] = p.physicsMass * w * w * c[1];
+    const Vec3 c = RotZ(phi) * MakeVec3(p.centerOfMass[0], p.centerOfMass[1], 0);
+    fLoc[0] = p.mass * w * w * c[0];
+    fLoc[1] = p.mass * w * w * c[1];
   }
   template <class V> void Fields(V& v) {
-    v("physicsMass", physicsMass, Rule::UReal);
-    v("physicsInertia", physicsInertia, Rule::UReal);
-    v("physicsCenterOfMass", physicsCenterOfMass, Rule::Real);
+    v("mass", mass, Rule::UReal);
+    v("inertia", inertia, Rule::UReal);
+    v("centerOfMass", centerOfMass, Rule::Real);
     v("nodeNumber", nodeNumber);
   }
 };

@@ -10,7 +10,7 @@ namespace mbsweep {
 
 /// The Real fields of ObjectRotationalMass1D, in Fields() order (its theta slots).
 struct ObjectRotationalMass1DParams {
-  Real physicsInertia = 0;
+  Real inertia = 0;
   Vector3D referencePosition{};
   Matrix3D referenceRotation{};
 };
@@ -19,6 +19,9 @@ struct ObjectRotationalMass1DParams {
 struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
   using Params = ObjectRotationalMass1DParams;
   static constexpr const char* typeName = "ObjectRotationalMass1D";
+  static constexpr const char* shortName = "Rotor1D";  ///< Exudyn's short name
+  /// field names of Exudyn before 1.12.258, read as the current ones
+  static constexpr FieldAlias fieldAliases[] = {{"physicsInertia", "inertia"}};
   static constexpr ObjectCategory category = ObjectCategory::Body;
   static constexpr bool coordinateDependentMass = false;  ///< M = const (ConstantMass)
   static constexpr int massLoadCoordinates = 0;  ///< a mass-proportional load at the node enters no coordinates
@@ -54,13 +57,13 @@ struct ObjectRotationalMass1D : ObjectRotationalMass1DParams {
     return ToVec3(p.referencePosition) + (ToMat3(p.referenceRotation) * RotZ(phi)) * lp;
   }
   MBS_HD_INLINE static bool ConstantMass(const Params&) { return true; }
-  /// physicsInertia on each of its coordinates (nothing for a zero physicsInertia).
+  /// inertia on each of its coordinates (nothing for a zero inertia).
   template <class Sink> MBS_HD_INLINE static void AddConstantMass(const Params& p, const int* ltg, int n, Sink& M) {
-    if (p.physicsInertia != 0)
-      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.physicsInertia);
+    if (p.inertia != 0)
+      for (int a = 0; a < n; ++a) M.add(ltg[a], ltg[a], p.inertia);
   }
   template <class V> void Fields(V& v) {
-    v("physicsInertia", physicsInertia, Rule::UReal);
+    v("inertia", inertia, Rule::UReal);
     v("nodeNumber", nodeNumber);
     v("referencePosition", referencePosition, Rule::Real);
     v("referenceRotation", referenceRotation);

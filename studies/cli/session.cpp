@@ -178,6 +178,7 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
   if (d.objectives.empty())
     throw StudyFileError(FilePosition{s.file.path, 0, 0}, "the study needs at least one entry in objectives.list");
   s.objectives = BuildObjectives(d, s.layout, s.file.model.Theta0());
+  for (const auto& w : s.file.warnings) s.Warn(w);
   for (const auto& w : SignalWarnings(s.file, d, s.objectives)) s.Warn(w);
   s.column = 0;
   if (!s.file.study.objective.empty()) {

@@ -41,6 +41,7 @@ int RunSimulate(const Options& o) {
   // a simulation may write the very reference file an objective of the study compares with
   StudyFile f = LoadStudy(o, false);
   Json warnings = Json::array();
+  for (const auto& w : f.warnings) AddWarning(warnings, w);
   std::vector<ObjectiveDescription>& listed = f.objectives.objectives;
   for (auto it = listed.begin(); it != listed.end();)
     if (!it->signalFile.empty() && !fs::exists(it->signalFile)) {

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mass;
   mass.name = "mass";
-  mass.physicsMass = 1.6;
+  mass.mass = 1.6;
   mass.nodeNumber = n;
   m.AddObject(mass);
   NodePointGround ground;
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   const Layout layout = m.Compile();
   ParameterMap map(layout, m.Theta0());
   map.SetParameters({"m", "k"});
-  map.Bind("mass.physicsMass", "m");
+  map.Bind("mass.mass", "m");
   map.Bind("spring.stiffness", "k");
   std::vector<Real> params;
   for (int i = 0; i < 16; ++i)

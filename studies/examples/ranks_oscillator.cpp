@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   const Layout layout = file.model.Compile();
   ParameterMap map(layout, file.model.Theta0());
   map.SetParameters({"m", "k"});
-  map.Bind("massPoint.physicsMass", "m");
+  map.Bind("massPoint.mass", "m");
   map.Bind("springDamper.stiffness", "k");
   const CompiledObjectives objectives = BuildObjectives(file.objectives, layout, file.model.Theta0());
   const int maxForce = 1;  // the file's objectives: error, maxForce

@@ -168,17 +168,66 @@ class ModelBuilder {
       }
   }
 
+  /// Visualization fields given in the model (ignored), for the one warning.
+  const std::vector<std::string>& IgnoredVisualization() const { return ignoredVisualization_; }
+
  private:
   template <class T> void BuildItem(Category c, const YAML::Node& typeKey, const YAML::Node& fields);
+  /// The fields of an item of `type`: a field's name before Exudyn 1.12.258 is read as its
+  /// current one, visualization fields (`visualization`, `Vshow`, `Vcolor`, ...) are left out
+  /// (and noted), any other key that is not in `valid` is an error.
+  template <class Aliases>
+  Section ItemFields(const YAML::Node& node, const std::string& type, const std::vector<std::string>& valid,
+                     Aliases aliases) {
+    const Section given = r_.Map(node, type, {});
+    Section s;
+    s.node = node;
+    for (Entry e : given.entries) {
+      for (const FieldAlias& a : aliases)
+        if (e.key == a.old) e.key = a.current;
+      if (std::find(valid.begin(), valid.end(), e.key) == valid.end()) {
+        if (IsVisualizationField(e.key)) {
+          if (std::find(ignoredVisualization_.begin(), ignoredVisualization_.end(), e.key) ==
+              ignoredVisualization_.end())
+            ignoredVisualization_.push_back(e.key);
+          continue;
+        }
+        r_.Fail(e.keyNode, "unknown field '" + e.key + "' of " + type + FieldSuggestion(e.key, valid, aliases));
+      }
+      if (const Entry* twice = s.Find(e.key)) {
+        const std::string old = e.keyNode.Scalar() == e.key ? twice->keyNode.Scalar() : e.keyNode.Scalar();
+        r_.Fail(e.keyNode, type + ": '" + old + "' is the field '" + e.key +
+                               "' under its name before Exudyn 1.12.258; give the field once");
+      }
+      s.entries.push_back(e);
+    }
+    return s;
+  }
+  /// "; did you mean 'mass'?" also for a misspelled earlier name ('physicsMas').
+  template <class Aliases>
+  static std::string FieldSuggestion(const std::string& key, const std::vector<std::string>& valid, Aliases aliases) {
+    std::vector<std::string> names = valid;
+    for (const FieldAlias& a : aliases) names.emplace_back(a.old);
+    std::string near = Closest(key, names);
+    for (const FieldAlias& a : aliases)
+      if (near == a.old) near = a.current;
+    return IsClose(key, Closest(key, names)) ? "; did you mean '" + near + "'?" : Suggestion(key, valid);
+  }
+  /// Exudyn's visualization fields: `visualization` and the V-prefixed keys of its item dicts.
+  static bool IsVisualizationField(const std::string& key) {
+    return key == "visualization" || (key.size() > 1 && key[0] == 'V' && std::islower(static_cast<unsigned char>(key[1])));
+  }
   using BuildFn = void (ModelBuilder::*)(Category, const YAML::Node&, const YAML::Node&);
   struct TypeEntry {
     std::string name;
+    const char* shortName;  ///< Exudyn's short name, or nullptr
     Category category;
     BuildFn build;
   };
   template <class Variant, size_t... I>
   static void Register(std::vector<TypeEntry>& out, Category c, std::index_sequence<I...>) {
-    (out.push_back(TypeEntry{std::variant_alternative_t<I, Variant>::typeName, c,
+    (out.push_back(TypeEntry{std::variant_alternative_t<I, Variant>::typeName,
+                             ItemShortName<std::variant_alternative_t<I, Variant>>::value, c,
                              &ModelBuilder::BuildItem<std::variant_alternative_t<I, Variant>>}),
      ...);
   }
@@ -210,6 +259,7 @@ class ModelBuilder {
   std::vector<FieldExpression>* expressions_;
   Model model_;
   std::vector<std::string> names_[5];
+  std::vector<std::string> ignoredVisualization_;
 };
 
 /// Reads every field of an item from its YAML map (the generic visitor).
@@ -404,8 +454,7 @@ template <class T> void ModelBuilder::BuildItem(Category c, const YAML::Node& ty
   fn.names.emplace_back("name");
   item.Fields(fn);
   const std::string type = T::typeName;
-  const Section fields = r_.Map(fieldsNode, type, fn.names,
-                                [&](const std::string& key) { return "unknown field '" + key + "' of " + type; });
+  const Section fields = ItemFields(fieldsNode, type, fn.names, ItemFieldAliases<T>());
   const int idx = Count(c);
   if (const Entry* e = fields.Find("name")) {
     item.name = r_.String(e->value, type + ": name");
@@ -461,10 +510,9 @@ void ModelBuilder::Build(const YAML::Node& list) {
     const std::string type = key.IsScalar() ? key.Scalar() : "";
     const TypeEntry* found = nullptr;
     for (const auto& t : Types())
-      if (t.name == type) found = &t;
+      if (t.name == type || (t.shortName && type == t.shortName)) found = &t;
     if (!found) {
-      // Exudyn's short names (MassPoint, SpringDamper, ...) are the type name without its
-      // category prefix: suggest the full name.
+      // the type name of Exudyn's item dicts is the full name without its category prefix
       for (const char* prefix : {"Node", "Object", "ObjectConnector", "ObjectJoint", "Marker", "Load", "Sensor"})
         for (const auto& t : typeNames)
           if (!type.empty() && t == prefix + type)
@@ -496,13 +544,47 @@ std::vector<NamedParameter> ReadParameters(const Reader& r, const Section& top) 
   return out;
 }
 
+namespace {
+template <class Variant, size_t... I> void AddAliases(std::vector<FieldAlias>& out, std::index_sequence<I...>) {
+  (out.insert(out.end(), ItemFieldAliases<std::variant_alternative_t<I, Variant>>::begin(),
+              ItemFieldAliases<std::variant_alternative_t<I, Variant>>::end()),
+   ...);
+}
+template <class Variant> void AddAliases(std::vector<FieldAlias>& out) {
+  AddAliases<Variant>(out, std::make_index_sequence<std::variant_size_v<Variant>>());
+}
+}  // namespace
+
+std::string CurrentFieldPath(const std::string& path) {
+  static const std::vector<FieldAlias> aliases = [] {
+    std::vector<FieldAlias> a;
+    AddAliases<NodeItem>(a);
+    AddAliases<ObjectItem>(a);
+    AddAliases<MarkerItem>(a);
+    AddAliases<LoadItem>(a);
+    AddAliases<SensorItem>(a);
+    return a;
+  }();
+  const size_t dot = path.find('.');
+  if (dot == std::string::npos) return path;
+  const size_t end = path.find_first_of(".[", dot + 1);
+  const std::string field = path.substr(dot + 1, end == std::string::npos ? std::string::npos : end - dot - 1);
+  for (const FieldAlias& a : aliases)
+    if (field == a.old) return path.substr(0, dot + 1) + a.current + (end == std::string::npos ? "" : path.substr(end));
+  return path;
+}
+
 Model BuildModel(const Reader& r, const Section& top, const std::vector<NamedParameter>& values,
-                 std::vector<FieldExpression>* expressions, std::vector<std::string>* sensorNames) {
+                 std::vector<FieldExpression>* expressions, std::vector<std::string>* sensorNames,
+                 std::vector<std::string>* warnings) {
   const Entry* e = top.Find("model");
   if (!e) throw StudyFileError(FilePosition{r.File(), 0, 0}, "a 'model:' section is required");
   ModelBuilder b(r, values, expressions);
   b.Build(e->value);
   if (sensorNames) *sensorNames = b.Names(Category::Sensor);
+  if (warnings && !b.IgnoredVisualization().empty())
+    warnings->push_back("model: the visualization fields " + JoinNames(b.IgnoredVisualization()) +
+                        " are ignored (mbsweep draws no model)");
   return b.TakeModel();
 }
 

@@ -212,8 +212,11 @@ void LeafPaths(const std::vector<Setting>& level, const std::string& prefix, std
 /// messages ("simulationSettings"); `seen` receives each given leaf path with its value.
 class TreeReader {
  public:
-  TreeReader(const Reader& r, const std::vector<Setting>& root, std::string label, std::string kind)
-      : r_(r), root_(root), label_(std::move(label)), kind_(std::move(kind)) {
+  /// `aliases`: (old path, current path) pairs; a value given under an old path (or inside an
+  /// old group, such as Exudyn's solutionSettings) is read as the current one.
+  TreeReader(const Reader& r, const std::vector<Setting>& root, std::string label, std::string kind,
+             std::vector<std::pair<std::string, std::string>> aliases = {})
+      : r_(r), root_(root), label_(std::move(label)), kind_(std::move(kind)), aliases_(std::move(aliases)) {
     LeafPaths(root_, "", leaves_);
   }
   void Read(const YAML::Node& node) { ReadMap(root_, "", node); }
@@ -233,6 +236,7 @@ class TreeReader {
     const Setting* found = nullptr;
     for (const auto& s : level)
       if (s.name == first) found = &s;
+    if (!found && ApplyAlias(prefix + key, keyNode, value)) return;
     if (!found) {
       // Suggest the same name elsewhere in the tree, else the closest name on this level.
       std::string hint;
@@ -263,9 +267,32 @@ class TreeReader {
     seen.emplace_back(path, value);
   }
 
+  /// A value under an old path: an old leaf is read at its current path, an old group's
+  /// entries each as their old paths. False if `path` is neither.
+  bool ApplyAlias(const std::string& path, const YAML::Node& keyNode, const YAML::Node& value) {
+    bool group = false;
+    for (const auto& [old, current] : aliases_) {
+      if (old == path) {
+        Apply(root_, "", current, keyNode, value);
+        return true;
+      }
+      group = group || old.compare(0, path.size() + 1, path + ".") == 0;
+    }
+    if (!group) return false;
+    for (const auto& e : r_.Map(value, label_ + "." + path, {}).entries)
+      if (!ApplyAlias(path + "." + e.key, e.keyNode, e.value)) {
+        std::vector<std::string> olds;
+        for (const auto& a : aliases_) olds.push_back(a.first);
+        r_.Fail(e.keyNode, "unknown " + kind_ + " '" + path + "." + e.key + "' in " + label_ +
+                               Suggestion(path + "." + e.key, olds, false));
+      }
+    return true;
+  }
+
   const Reader& r_;
   const std::vector<Setting>& root_;
   std::string label_, kind_;
+  std::vector<std::pair<std::string, std::string>> aliases_;
   std::vector<std::string> leaves_;
 };
 
@@ -283,10 +310,15 @@ Section TopLevel(const Reader& r, const YAML::Node& root);
 
 /// `parameters:` (named parameters with nominal values).
 std::vector<NamedParameter> ReadParameters(const Reader& r, const Section& top);
-/// `model:` built at `values`; records the fields given as expressions and the sensor names
-/// when the pointers are given.
+/// `model:` built at `values`; records the fields given as expressions, the sensor names and
+/// the warnings (visualization fields ignored) when the pointers are given.
 Model BuildModel(const Reader& r, const Section& top, const std::vector<NamedParameter>& values,
-                 std::vector<FieldExpression>* expressions, std::vector<std::string>* sensorNames);
+                 std::vector<FieldExpression>* expressions, std::vector<std::string>* sensorNames,
+                 std::vector<std::string>* warnings = nullptr);
+
+/// A parameter path ("massPoint.physicsMass[0]") with a field name from before Exudyn
+/// 1.12.258 replaced by the current one ("massPoint.mass[0]"); other paths unchanged.
+std::string CurrentFieldPath(const std::string& path);
 
 /// `solver:` and `simulationSettings:` into the file (settings validated).
 void ReadSolverAndSettings(const Reader& r, const Section& top, StudyFile& f);

@@ -39,8 +39,9 @@ std::vector<Setting> NewtonTree(NewtonSettings& n) {
                                              BoolS("addReferenceCoordinatesToEpsilon", d.addReferenceCoordinatesToEpsilon)})};
 }
 
-/// Exudyn's SimulationSettings tree over `s`.
-std::vector<Setting> SettingsTree(SimulationSettings& s) {
+/// Exudyn's SimulationSettings tree over `s`, with the names of Exudyn 1.13; `solver`
+/// receives timeIntegration.solverType.
+std::vector<Setting> SettingsTree(SimulationSettings& s, DynamicSolverType& solver) {
   auto& ti = s.timeIntegration;
   auto& ga = ti.generalizedAlpha;
   auto& ex = ti.explicitIntegration;
@@ -58,6 +59,7 @@ std::vector<Setting> SettingsTree(SimulationSettings& s) {
              RealS("minimumStepSize", ti.minimumStepSize), RealS("stepSizeMaxIncrease", ti.stepSizeMaxIncrease),
              RealS("stepSizeSafety", ti.stepSizeSafety), BoolS("reuseConstantMassMatrix", ti.reuseConstantMassMatrix),
              IntS("verboseMode", ti.verboseMode), IntS("maxStepAttempts", ti.maxStepAttempts),
+             SolverS("solverType", solver),
              Group("newton", NewtonTree(ti.newton)),
              Group("generalizedAlpha",
                    {RealS("spectralRadius", ga.spectralRadius), BoolS("useNewmark", ga.useNewmark),
@@ -65,10 +67,8 @@ std::vector<Setting> SettingsTree(SimulationSettings& s) {
                     BoolS("useIndex2Constraints", ga.useIndex2Constraints),
                     BoolS("computeInitialAccelerations", ga.computeInitialAccelerations),
                     BoolS("resetAccelerations", ga.resetAccelerations)}),
-             Group("explicitIntegration",
-                   {SolverS("dynamicSolverType", ex.dynamicSolverType),
-                    BoolS("computeEndOfStepAccelerations", ex.computeEndOfStepAccelerations),
-                    BoolS("eliminateConstraints", ex.eliminateConstraints)})}),
+             Group("explicit", {BoolS("computeEndOfStepAccelerations", ex.computeEndOfStepAccelerations),
+                                BoolS("eliminateConstraints", ex.eliminateConstraints)})}),
       Group("staticSolver",
             {IntS("numberOfLoadSteps", st.numberOfLoadSteps), RealS("loadStepDuration", st.loadStepDuration),
              RealS("loadStepStart", st.loadStepStart), BoolS("loadStepGeometric", st.loadStepGeometric),
@@ -80,17 +80,30 @@ std::vector<Setting> SettingsTree(SimulationSettings& s) {
              RealS("minimumStepSize", st.minimumStepSize), BoolS("computeLoadsJacobian", st.computeLoadsJacobian),
              RealS("stabilizerODE2term", st.stabilizerODE2term), IntS("verboseMode", st.verboseMode),
              Group("newton", NewtonTree(st.newton))}),
-      Group("solutionSettings",
-            {RealS("sensorsWritePeriod", so.sensorsWritePeriod), IntS("outputPrecision", so.outputPrecision),
-             StringS("coordinatesSolutionFileName", so.coordinatesSolutionFileName)}),
-      Setting{"linearSolverType",
-              [&s](const Reader& r, const YAML::Node& v, const std::string& w) {
-                static const std::vector<std::string> names = {"EXUdense", "EigenDense", "EigenSparse"};
-                s.linearSolverType = static_cast<LinearSolverType>(r.Choice(v, w, names));
-              },
-              {}},
+      Group("solution", {Group("sensors", {RealS("writePeriod", so.sensorsWritePeriod)}),
+                         IntS("precision", so.outputPrecision),
+                         Group("file", {StringS("name", so.coordinatesSolutionFileName)})}),
+      Group("linearSolver", {Setting{"solverType",
+                                     [&s](const Reader& r, const YAML::Node& v, const std::string& w) {
+                                       static const std::vector<std::string> names = {"EXUdense", "EigenDense",
+                                                                                      "EigenSparse"};
+                                       s.linearSolverType = static_cast<LinearSolverType>(r.Choice(v, w, names));
+                                     },
+                                     {}}}),
   };
 }
+
+/// The settings' names before Exudyn 1.13 (old path, current path).
+const std::vector<std::pair<std::string, std::string>> kSettingAliases = {
+    {"solutionSettings.sensorsWritePeriod", "solution.sensors.writePeriod"},
+    {"solutionSettings.outputPrecision", "solution.precision"},
+    {"solutionSettings.coordinatesSolutionFileName", "solution.file.name"},
+    {"linearSolverType", "linearSolver.solverType"},
+    {"timeIntegration.explicitIntegration.computeEndOfStepAccelerations",
+     "timeIntegration.explicit.computeEndOfStepAccelerations"},
+    {"timeIntegration.explicitIntegration.eliminateConstraints", "timeIntegration.explicit.eliminateConstraints"},
+    {"timeIntegration.explicitIntegration.dynamicSolverType", "timeIntegration.solverType"},
+};
 
 }  // namespace
 
@@ -100,9 +113,17 @@ void ReadSolverAndSettings(const Reader& r, const Section& top, StudyFile& f) {
     f.solver = static_cast<DynamicSolverType>(r.Choice(e->value, "solver", names));
   }
   if (const Entry* e = top.Find("simulationSettings")) {
-    const std::vector<Setting> tree = SettingsTree(f.settings);
-    TreeReader tr(r, tree, "simulationSettings", "setting");
+    DynamicSolverType solverType = f.solver;
+    const std::vector<Setting> tree = SettingsTree(f.settings, solverType);
+    TreeReader tr(r, tree, "simulationSettings", "setting", kSettingAliases);
     tr.Read(e->value);
+    for (const auto& [path, node] : tr.seen)
+      if (path == "timeIntegration.solverType") {
+        if (top.Find("solver") && solverType != f.solver)
+          r.Fail(node, std::string("simulationSettings.timeIntegration.solverType = ") + DynamicSolverTypeName(solverType) +
+                           " contradicts solver: " + DynamicSolverTypeName(f.solver) + "; give the solver once");
+        f.solver = solverType;
+      }
     try {
       ValidateSettings(f.settings, false);
       ValidateSettings(f.settings, true);

@@ -99,7 +99,7 @@ void CheckStudyParameter(const Reader& r, const Entry& p, const std::vector<Name
   for (const auto& d : declared) names.push_back(d.name);
   if (!layout) r.Fail(p.keyNode, "study parameter '" + p.key + "' is not declared in 'parameters:'");
   try {
-    layout->ThetaIndex(p.key);
+    layout->ThetaIndex(CurrentFieldPath(p.key));
   } catch (const ValidationError& e) {
     const std::string near = Closest(p.key, names);
     const bool close = IsClose(p.key, near);

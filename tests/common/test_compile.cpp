@@ -143,7 +143,7 @@ Model ThetaModel() {
   m.AddObject(g);
   ObjectMassPoint mp;
   mp.name = "mass";
-  mp.physicsMass = 2.5;
+  mp.mass = 2.5;
   mp.nodeNumber = NodeIndex(0);
   m.AddObject(mp);
   MarkerBodyPosition gm;
@@ -186,7 +186,7 @@ TEST(CompileTheta, PathsInOrder) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       expected.push_back("object0.referenceRotation[" + std::to_string(i) + "][" + std::to_string(j) + "]");
-  expected.push_back("mass.physicsMass");
+  expected.push_back("mass.mass");
   for (const char* f : {"referenceLength", "stiffness", "damping", "force", "velocityOffset"})
     expected.push_back(std::string("spring.") + f);
   expected.push_back("load0.load");
@@ -213,7 +213,7 @@ TEST(CompileTheta, Theta0ValuesAtPaths) {
   EXPECT_EQ(th[L.ThetaIndex("object0.referencePosition[1]")], 8.);
   EXPECT_EQ(th[L.ThetaIndex("object0.referenceRotation[1][1]")], 1.);
   EXPECT_EQ(th[L.ThetaIndex("object0.referenceRotation[1][2]")], 0.);
-  EXPECT_EQ(th[L.ThetaIndex("mass.physicsMass")], 2.5);
+  EXPECT_EQ(th[L.ThetaIndex("mass.mass")], 2.5);
   EXPECT_EQ(th[L.ThetaIndex("spring.stiffness")], 100.);
   EXPECT_EQ(th[L.ThetaIndex("spring.velocityOffset")], 0.75);
   EXPECT_EQ(th[L.ThetaIndex("load0.load")], 3.);
@@ -223,7 +223,7 @@ TEST(CompileTheta, Theta0ValuesAtPaths) {
   EXPECT_EQ(L.nodes[0].theta, 0);
   EXPECT_EQ(L.markers[0].theta, L.ThetaIndex("marker0.localPosition[0]"));
   EXPECT_EQ(L.objects[0].theta, L.ThetaIndex("object0.referencePosition[0]"));
-  EXPECT_EQ(L.objects[1].theta, L.ThetaIndex("mass.physicsMass"));
+  EXPECT_EQ(L.objects[1].theta, L.ThetaIndex("mass.mass"));
   EXPECT_EQ(L.objects[2].theta, L.ThetaIndex("spring.referenceLength"));
   EXPECT_EQ(L.loads[0].theta, L.ThetaIndex("load0.load"));
   EXPECT_EQ(L.sensors[0].theta, L.ThetaIndex("sb.localPosition[0]"));
@@ -269,7 +269,7 @@ TEST(CompileTheta, UnknownPathSuggestsClosest) {
   const std::string msg = ErrorOf([&] { L.ThetaIndex("spring.stifness"); });
   EXPECT_EQ(msg.rfind("unknown parameter path 'spring.stifness'; did you mean 'spring.stiffness'", 0), 0u) << msg;
   const std::string msg2 = ErrorOf([&] { L.ThetaIndex("mass.physicsMas"); });
-  EXPECT_NE(msg2.find("did you mean 'mass.physicsMass'"), std::string::npos) << msg2;
+  EXPECT_NE(msg2.find("did you mean 'mass.mass'"), std::string::npos) << msg2;
   EXPECT_EQ(ErrorOf([&] { L.ThetaIndex("spring.stiffness"); }), "<no ValidationError thrown>");
 }
 
@@ -287,7 +287,7 @@ TEST(CompileRecords, SpringDamperLocalToGlobal) {
   s.activeConnector = false;
   const ObjectIndex so = m.AddObject(s);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   const ObjectIndex mo = m.AddObject(mp);
   const Layout L = m.Compile();
@@ -350,7 +350,7 @@ TEST(CompileRecords, ForceAndConstraintLists) {
   const MarkerIndex c1 = m.AddMarker(CoordinateMarker(n, 1));
   const MarkerIndex c2 = m.AddMarker(CoordinateMarker(n, 2));
   ObjectMassPoint mp;  // object 0: no right-hand side
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   const ObjectIndex body = m.AddObject(mp);
   MarkerBodyMass bm;
@@ -417,10 +417,10 @@ TEST(Physics, ConstantForcesGiveTheSameRightHandSide) {
   const NodeIndex n2 = m.AddNode(MakeNodePoint({1.1, 0.2, 0.3}));  // ODE2 3..5
   const NodeIndex ground = m.AddNode(NodePointGround{});
   ObjectMassPoint mp;
-  mp.physicsMass = 1.3;
+  mp.mass = 1.3;
   mp.nodeNumber = n;
   const ObjectIndex body = m.AddObject(mp);
-  mp.physicsMass = 0.7;
+  mp.mass = 0.7;
   mp.nodeNumber = n2;
   const ObjectIndex body2 = m.AddObject(mp);
   ObjectConnectorCoordinateSpringDamper spring;
@@ -535,7 +535,7 @@ TEST(Physics, MassMatrixMassPoint) {
   m.AddNode(NodePoint2D{});
   const NodeIndex n = m.AddNode(MakeNodePoint({1, 2, 3}));
   ObjectMassPoint mp;
-  mp.physicsMass = 2.5;
+  mp.mass = 2.5;
   mp.nodeNumber = n;
   m.AddObject(mp);
   const Layout L = m.Compile();
@@ -554,9 +554,9 @@ TEST(Physics, MassMatrixRigidBody2DWithCenterOfMass) {
   nd.referenceCoordinates = {0.5, -0.2, 0.3};
   m.AddNode(nd);
   ObjectRigidBody2D rb;
-  rb.physicsMass = 3;
-  rb.physicsInertia = 0.7;
-  rb.physicsCenterOfMass = {0.1, 0.2};
+  rb.mass = 3;
+  rb.inertia = 0.7;
+  rb.centerOfMass = {0.1, 0.2};
   rb.nodeNumber = NodeIndex(0);
   m.AddObject(rb);
   const Layout L = m.Compile();
@@ -686,7 +686,7 @@ TEST(Physics, LoadMassProportionalOnMassPoint) {
   m.AddNode(NodePoint2D{});
   const NodeIndex n = m.AddNode(MakeNodePoint({0, 0, 5}));
   ObjectMassPoint mp;
-  mp.physicsMass = 2;
+  mp.mass = 2;
   mp.nodeNumber = n;
   const ObjectIndex o = m.AddObject(mp);
   MarkerBodyMass bm;

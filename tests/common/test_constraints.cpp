@@ -91,7 +91,7 @@ TEST(Constraints, PlanarRevoluteResidualEqualsGeneralPath) {
   NodePoint2D pn;
   pn.referenceCoordinates = {1.5, -0.3};
   ObjectMassPoint2D mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = m.AddNode(pn);
   const ObjectIndex c = m.AddObject(mp);
   const NodeIndex g = m.AddNode(NodePointGround{});
@@ -161,7 +161,7 @@ TEST(Constraints, CoordinateConstraintResidualEqualsGeneralPath) {
     ObjectConnectorCoordinate cc;
     cc.markerNumbers = {m0, m1};
     cc.offset = offset;
-    cc.factorValue1 = factor;
+    cc.factor1 = factor;
     cc.velocityLevel = velocityLevel;
     cc.activeConnector = active;
     cc.offsetTimeFunction = f;

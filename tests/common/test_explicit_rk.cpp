@@ -330,7 +330,7 @@ namespace {
 // 'fixY' (object 2). The integrator zeroes it (and its velocity, started at 1, and its
 // acceleration) after every step and leaves x untouched (bit for bit as without the
 // constraint; y and x are uncoupled); it ends with invalid_parameter before the first step
-// where the constraint's theta values cannot be eliminated (offset != 0, factorValue1 != 1)
+// where the constraint's theta values cannot be eliminated (offset != 0, factor1 != 1)
 // or a constraint is not eliminable; without eliminateConstraints it ignores the constraint
 // (y = t). Fixed steps for all types here (the step-size control would see the free y).
 TEST(ExplicitIntegrator, EliminatesCoordinateConstraints) {
@@ -375,7 +375,7 @@ TEST(ExplicitIntegrator, EliminatesCoordinateConstraints) {
   EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::ok);
   P.eliminateConstraints = true;
   sim.SetParameter("fixY.offset", 0);
-  sim.SetParameter("fixY.factorValue1", -1);
+  sim.SetParameter("fixY.factor1", -1);
   EXPECT_EQ(RunDirect(sim, P).info.status, SolveStatus::invalid_parameter);
 
   // a distance constraint is not eliminable: invalid_parameter, unless the constraints are ignored

@@ -183,7 +183,7 @@ TEST(Objectives, ObserverSamplesWithWritePeriodRule) {
   NodePoint np;
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   m.AddObject(mp);
   SensorNode s0;
@@ -475,7 +475,7 @@ TEST(ObjectivesHost, SensorOutputSizesFromLayout) {
   NodePoint np;
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   m.AddObject(mp);
   NodePointGround g;

@@ -49,7 +49,7 @@ NodePoint MakeNodePoint(Vector3D ref = {0, 0, 0}) {
 ObjectMassPoint MakeMassPoint(Real m, int node, std::string name = "") {
   ObjectMassPoint o;
   o.name = std::move(name);
-  o.physicsMass = m;
+  o.mass = m;
   o.nodeNumber = NodeIndex(node);
   return o;
 }
@@ -140,7 +140,7 @@ TEST(ValidationUReal, NegativeMassExactMessage) {
   m.AddNode(MakeNodePoint());
   for (int i = 0; i < 3; ++i) m.AddObject(ObjectGround{});
   EXPECT_EQ(ErrorOf([&] { m.AddObject(MakeMassPoint(-1.6, 0, "mass")); }),
-            "ObjectMassPoint 'mass' (object 3): physicsMass = -1.6 violates UReal (must be >= 0)");
+            "ObjectMassPoint 'mass' (object 3): mass = -1.6 violates UReal (must be >= 0)");
   EXPECT_EQ(m.Objects().size(), 3u);  // the rejected item was not added
   EXPECT_EQ(m.AddObject(MakeMassPoint(0, 0, "mass")).value, 3);  // 0 satisfies UReal
 }
@@ -257,7 +257,7 @@ TEST(ValidationNames, DefaultNamesInMessages) {
   m.AddNode(MakeNodePoint());
   for (int i = 0; i < 3; ++i) m.AddObject(ObjectGround{});
   EXPECT_EQ(ErrorOf([&] { m.AddObject(MakeMassPoint(-1.6, 0)); }),
-            "ObjectMassPoint 'object3' (object 3): physicsMass = -1.6 violates UReal (must be >= 0)");
+            "ObjectMassPoint 'object3' (object 3): mass = -1.6 violates UReal (must be >= 0)");
   m.AddMarker(MakeNodePositionMarker(0));
   EXPECT_EQ(ErrorOf([&] { m.AddMarker(MakeCoordinateMarker(0, -2)); }),
             "MarkerNodeCoordinate 'marker1' (marker 1): coordinate = -2 violates UInt (must be an integer >= 0)");
@@ -288,7 +288,7 @@ TEST(ValidationIndex, DanglingIndices) {
   EXPECT_TRUE(Contains(ErrorOf([&] { m.AddObject(MakeMassPoint(1, 2)); }),
                        "is not a valid NodeIndex (the model has 2 nodes)"));
   ObjectMassPoint unset;  // nodeNumber left at -1
-  unset.physicsMass = 1;
+  unset.mass = 1;
   EXPECT_EQ(ErrorOf([&] { m.AddObject(unset); }),
             "ObjectMassPoint 'object0' (object 0): nodeNumber = -1 is not a valid NodeIndex (the model has 2 nodes)");
   m.AddMarker(MakeNodePositionMarker(0));

@@ -76,7 +76,7 @@ TEST(CpuJit, PendulumGridWithFailures) {
   const test::BatchFixture f = test::PendulumBatchFixture();
   ParameterMap map(f.layout, f.theta0);
   map.SetParameters({"m", "k"});
-  map.Bind("bob.physicsMass", "m");
+  map.Bind("bob.mass", "m");
   map.Bind("spring.stiffness", "k");
   std::vector<Real> params;
   for (int i = 0; i < 24; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + 37.0 * i});

@@ -98,7 +98,7 @@ TEST(VelocityVerlet, EnergyBoundedWithoutDrift) {
   np.initialVelocities = {1, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = mass;
+  mp.mass = mass;
   mp.nodeNumber = n;
   m.AddObject(mp);
   NodePointGround g;
@@ -152,7 +152,7 @@ TEST(VelocityVerlet, ExudynSpringMass) {
   np.initialVelocities = {1, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 10;
+  mp.mass = 10;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerNodePosition mg;
@@ -208,9 +208,9 @@ TEST(ExudynMiniExamples, ObjectConnectorGravity_RK67) {
   sat.initialVelocities = {0, vInit, 0};
   const NodeIndex n0 = m.AddNode(star), n1 = m.AddNode(sat);
   ObjectMassPoint m0, m1;
-  m0.physicsMass = mass0;
+  m0.mass = mass0;
   m0.nodeNumber = n0;
-  m1.physicsMass = mass1;
+  m1.mass = mass1;
   m1.nodeNumber = n1;
   m.AddObject(m0);
   m.AddObject(m1);
@@ -330,7 +330,7 @@ TEST(ExplicitSettings, BadInput) {
   const std::string refused[] = {
       "timeIntegration.generalizedAlpha.resetAccelerations = true is not supported",
       "timeIntegration.newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon = true is not supported",
-      "solutionSettings.coordinatesSolutionFileName = 'solution.txt' is not supported"};
+      "solution.file.name = 'solution.txt' is not supported"};
   for (int which = 0; which < 3; ++which) {
     s = SimulationSettings{};
     if (which == 0) s.timeIntegration.generalizedAlpha.resetAccelerations = true;
@@ -416,9 +416,9 @@ HeldPair MakeHeldPair(const FixOptions& o = {}) {
   g.name = "ground";
   const NodeIndex ng = m.AddNode(g);
   ObjectMassPoint ma, mb;
-  ma.physicsMass = 2;
+  ma.mass = 2;
   ma.nodeNumber = p.a;
-  mb.physicsMass = HeldPair::mB;
+  mb.mass = HeldPair::mB;
   mb.nodeNumber = p.b;
   m.AddObject(ma);
   m.AddObject(mb);
@@ -628,7 +628,7 @@ TEST(EliminatedConstraint, IgnoredWithoutElimination) {
   sh.SolveDynamic(s, DynamicSolverType::RK44);
   const std::string warning = testing::internal::GetCapturedStderr();
   EXPECT_EQ(warning,
-            "Warning: DynamicSolverType RK44 with explicitIntegration.eliminateConstraints = false: the explicit "
+            "Warning: DynamicSolverType RK44 with timeIntegration.explicit.eliminateConstraints = false: the explicit "
             "solver ignores the constraints (1 algebraic equation) and integrates the system as if they were absent "
             "(Lagrange multipliers 0)\n");
   testing::internal::CaptureStderr();
@@ -701,7 +701,7 @@ TEST(EliminatedConstraint, OtherConstraintsAreRefused) {
     const Layout layout = m.Compile();
     ParameterMap map(layout, m.Theta0());
     map.SetParameters({"m"});
-    map.Bind("bob.physicsMass", "m");
+    map.Bind("bob.mass", "m");
     EXPECT_EQ(ValidationMessage([&] {
                 CreateCpuEvaluator()->Evaluate(
                     MakeBatch(layout, map, {1.0}, DynamicSolverType::DOPRI5, SimulationSettings{}, CompiledObjectives{}));
@@ -745,7 +745,7 @@ TEST(EliminatedConstraint, OtherConstraintsAreRefused) {
 }
 
 // The elimination sets the coordinate to 0 and would drop a constraint offset or factor:
-// a non-zero offset (whatever its time function) or factorValue1 != 1 is refused, by the
+// a non-zero offset (whatever its time function) or factor1 != 1 is refused, by the
 // reference solver before anything runs, by the batch path per system (invalid_parameter,
 // the same message as the row error) where the study varies it and before anything runs
 // where the model sets it. An offset 0 with a time function is 0 at all times: accepted.
@@ -765,12 +765,12 @@ TEST(EliminatedConstraint, OffsetOrFactorIsRefused) {
     sim.SetParameter("fix.offset", 0);
     sim.SolveDynamic(HeldPairSettings(1000), DynamicSolverType::RK44);
     EXPECT_LT(HeldPairDeviation(sim, p), 2.5e-6);
-    sim.SetParameter("fix.factorValue1", 2);
+    sim.SetParameter("fix.factor1", 2);
     EXPECT_EQ(ValidationMessage([&] { sim.SolveDynamic(HeldPairSettings(10), DynamicSolverType::DOPRI5); }),
-              "ObjectConnectorCoordinate 'fix' (object 3): factorValue1 = 2 must be 1 when an explicit solver "
+              "ObjectConnectorCoordinate 'fix' (object 3): factor1 = 2 must be 1 when an explicit solver "
               "eliminates the constraint (eliminateConstraints sets the coordinate to 0); use GeneralizedAlpha");
     // the generalized-alpha solver keeps the offset: A's x follows 0.01 sin(3 t)
-    sim.SetParameter("fix.factorValue1", 1);
+    sim.SetParameter("fix.factor1", 1);
     sim.SetParameter("fix.offset", 0.01);
     sim.SolveDynamic(HeldPairSettings(100), DynamicSolverType::GeneralizedAlpha);
     EXPECT_NEAR(sim.State().q[0], 0.01 * std::sin(3.), 1e-10);

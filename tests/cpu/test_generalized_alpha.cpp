@@ -282,6 +282,7 @@ TEST(GeneralizedAlpha, ModifiedNewtonAndSparseLU) {
   SimulationSettings s;
   s.timeIntegration.endTime = 1;
   s.timeIntegration.numberOfSteps = 500;
+  s.timeIntegration.newton.useModifiedNewton = false;
   sim.SolveDynamic(s);
   const double xFull = sim.State().q[0];
   const int jacFull = sim.Statistics().jacobianUpdates;

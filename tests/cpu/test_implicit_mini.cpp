@@ -1,11 +1,13 @@
-// Exudyn's mini examples solved with the generalized-alpha integrator (default settings:
-// t = 1, 100 steps, rho = 0.9, index 3, full Newton), each checked to 1e-10 relative of the
-// reference in Exudyn's test-suite reference values (main/pythonDev/TestModels/runTestSuiteRefSol.py).
+// Exudyn's mini examples solved with the generalized-alpha integrator (Exudyn's default settings
+// before 1.13, test::FullNewton(): t = 1, 100 steps, rho = 0.9, index 3, full Newton), each
+// checked to 1e-10 relative of the reference in Exudyn's test-suite reference values
+// (main/pythonDev/TestModels/runTestSuiteRefSol.py).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "cpu/simulation.h"
+#include "test_util.h"
 
 namespace mbsweep {
 namespace {
@@ -32,11 +34,11 @@ TEST(ImplicitMiniExamples, ObjectMassPoint) {
   np.initialVelocities = {0.5, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   m.AddObject(mp);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 2.0);
 }
 
@@ -50,11 +52,11 @@ TEST(ImplicitMiniExamples, ObjectMassPoint2D) {
   np.initialVelocities = {0.5, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint2D mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   m.AddObject(mp);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 2.0);
 }
 
@@ -67,11 +69,11 @@ TEST(ImplicitMiniExamples, ObjectMass1D) {
   n1.initialCoordinates = {0.5};
   n1.initialVelocities = {0.5};
   ObjectMass1D mass;
-  mass.physicsMass = 1;
+  mass.mass = 1;
   mass.nodeNumber = m.AddNode(n1);
   const ObjectIndex o = m.AddObject(mass);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetObjectOutputBody(o, OutputVariableType::Position)[0], 2.0);
 }
 
@@ -84,11 +86,11 @@ TEST(ImplicitMiniExamples, ObjectRotationalMass1D) {
   n1.initialCoordinates = {0.5};
   n1.initialVelocities = {0.5};
   ObjectRotationalMass1D rot;
-  rot.physicsInertia = 1;
+  rot.inertia = 1;
   rot.nodeNumber = m.AddNode(n1);
   const ObjectIndex o = m.AddObject(rot);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetObjectOutputBody(o, OutputVariableType::Rotation)[0], 2.0);
 }
 
@@ -103,12 +105,12 @@ TEST(ImplicitMiniExamples, ObjectRigidBody2D) {
   nd.initialVelocities = {0.5, 0, 0.75 * M_PI};
   const NodeIndex n = m.AddNode(nd);
   ObjectRigidBody2D rb;
-  rb.physicsMass = 1;
-  rb.physicsInertia = 2;
+  rb.mass = 1;
+  rb.inertia = 2;
   rb.nodeNumber = n;
   m.AddObject(rb);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0] + sim.GetNodeOutput(n, OutputVariableType::Coordinates)[2],
             4.356194490192344);
 }
@@ -149,7 +151,7 @@ TEST(ImplicitMiniExamples, ObjectGenericODE2_TrapezoidalIndex2) {
   f.loadVector = {10, 0, 0};
   m.AddLoad(f);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{}, DynamicSolverType::TrapezoidalIndex2);
+  sim.SolveDynamic(test::FullNewton(), DynamicSolverType::TrapezoidalIndex2);
   ExpectRel(sim.GetNodeOutput(n1, OutputVariableType::Position)[0], 1.0039999999354785);
 }
 
@@ -165,7 +167,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
   np.referenceCoordinates = {1.05, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerBodyPosition mg;
@@ -179,7 +181,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
   sd.damping = 1;
   m.AddObject(sd);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 0.9733828995763039);
 }
 
@@ -195,7 +197,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
   np.referenceCoordinates = {1, 1, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 5;
+  mp.mass = 5;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerBodyPosition mg;
@@ -214,7 +216,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
   f.loadVector = {0, -5, 0};
   m.AddLoad(f);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Displacement)[1], -0.0009999999999750209);
 }
 
@@ -230,7 +232,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorDistance) {
   np.referenceCoordinates = {1, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint2D mp;
-  mp.physicsMass = 50;
+  mp.mass = 50;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerBodyPosition mg;
@@ -247,7 +249,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorDistance) {
   f.loadVector = {0, -50 * 9.81, 0};
   m.AddLoad(f);
   Simulation sim(m);
-  SimulationSettings s;
+  SimulationSettings s = test::FullNewton();
   s.timeIntegration.generalizedAlpha.spectralRadius = 0.7;
   sim.SolveDynamic(s);
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], -0.9861806726069355);
@@ -265,7 +267,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorCoordinate) {
   np.referenceCoordinates = {2, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 5;
+  mp.mass = 5;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerNodeCoordinate c0, c1;
@@ -277,7 +279,7 @@ TEST(ImplicitMiniExamples, ObjectConnectorCoordinate) {
   cc.offsetTimeFunction = TimeFunction::Harmonic(0.5, 0.5 * M_PI, -0.5 * M_PI, 0.5);
   m.AddObject(cc);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
 }
 
@@ -289,7 +291,7 @@ TEST(ImplicitMiniExamples, LoadMassProportional) {
   np.referenceCoordinates = {1, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 2;
+  mp.mass = 2;
   mp.nodeNumber = n;
   const ObjectIndex o = m.AddObject(mp);
   MarkerBodyMass bm;
@@ -299,7 +301,7 @@ TEST(ImplicitMiniExamples, LoadMassProportional) {
   g.loadVector = {0, 0, -9.81};
   m.AddLoad(g);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[2], -4.904999999999998);
 }
 

@@ -31,7 +31,7 @@ struct GridOptions {
 BatchProblem Grid(const Fixture& f, const GridOptions& o) {
   ParameterMap map(f.layout, f.theta0);
   map.SetParameters({"m", "k"});
-  map.Bind("bob.physicsMass", "m");
+  map.Bind("bob.mass", "m");
   map.Bind("spring.stiffness", "k");
   std::vector<Real> params;
   for (int i = 0; i < o.n; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + 37.0 * i});

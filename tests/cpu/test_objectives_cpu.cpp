@@ -35,7 +35,7 @@ Model ExudynOscillator(double mass, double spring, double force, const std::stri
   NodePointGround g;
   const NodeIndex ng = m.AddNode(g);
   ObjectMassPoint mp;
-  mp.physicsMass = mass;
+  mp.mass = mass;
   mp.nodeNumber = n1;
   m.AddObject(mp);
   MarkerNodeCoordinate mg, mn;

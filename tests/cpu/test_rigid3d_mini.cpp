@@ -1,6 +1,6 @@
 // 3D rigid bodies, connectors and joints: Exudyn's mini examples solved with the
-// generalized-alpha integrator (default settings: t = 1, 100 steps, rho = 0.9, index 3, full
-// Newton), checked against Exudyn's test-suite reference values (TestModels/runTestSuiteRefSol.py), plus
+// generalized-alpha integrator (Exudyn's default settings before 1.13, test::FullNewton(): t = 1,
+// 100 steps, rho = 0.9, index 3, full Newton), checked against Exudyn's test-suite reference values (TestModels/runTestSuiteRefSol.py), plus
 // property tests of Euler-parameter and Tait-Bryan nodes.
 #include <gtest/gtest.h>
 
@@ -43,8 +43,8 @@ MiniBody AddMiniBody(Model& m, ObjectIndex ground, const Vector6D& initialVeloci
   n.initialVelocities = initialVelocities;
   b.node = m.AddNode(n);
   ObjectRigidBody rb;
-  rb.physicsMass = 1;
-  rb.physicsInertia = {1, 1, 1, 0, 0, 0};
+  rb.mass = 1;
+  rb.inertia = {1, 1, 1, 0, 0, 0};
   rb.nodeNumber = b.node;
   b.body = m.AddObject(rb);
   MarkerNodeRigid mn;
@@ -69,7 +69,7 @@ TEST(Rigid3DMiniExamples, ObjectJointRevoluteZ) {
   t.loadVector = {0, 0, 1};
   m.AddLoad(t);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2], 0.49999999999999795);
 }
 
@@ -91,7 +91,7 @@ TEST(Rigid3DMiniExamples, ObjectConnectorTorsionalSpringDamper) {
   t.loadVector = {0, 0, 1};
   m.AddLoad(t);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2], 0.0004999866342439527);
 }
 
@@ -115,7 +115,7 @@ TEST(Rigid3DMiniExamples, ObjectConnectorLinearSpringDamper) {
   f.loadVector = {1, 0, 0};
   m.AddLoad(f);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Displacement)[0], 0.0004999866342439289);
 }
 
@@ -135,14 +135,14 @@ TEST(Rigid3DMiniExamples, ObjectConnectorRigidBodySpringDamper) {
   sd.damping.data[7] = 5;
   m.AddObject(sd);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Displacement)[1], -0.534929955894111, 1e-8);
 }
 
 // --------------------------------------------------------------------------------------------
 // Cross-checks against Exudyn 1.13.6 (PyPI) run with the same settings and
-// timeIntegration.newton.useModifiedNewton = False (that release defaults to modified Newton, our
-// settings default to Exudyn 1.11's full Newton). Both codes take the same Newton steps; the
+// timeIntegration.newton.useModifiedNewton = False (test::FullNewton(); that release, and our
+// settings, default to modified Newton). Both codes take the same Newton steps; the
 // results agree to ~1e-11 and differ only by how forward-difference Jacobians round, which moves
 // the converged Newton iterates within the Newton tolerance: 1e-9 relative is checked.
 // --------------------------------------------------------------------------------------------
@@ -172,9 +172,9 @@ TEST(Rigid3DExudynCrossCheck, SphericalJointOnEulerParameterBody) {
   n.initialVelocities = {0.3, 0.1, -0.2, 0.25 * pt[0], 0.25 * pt[1], 0.25 * pt[2], 0.25 * pt[3]};
   const NodeIndex node = m.AddNode(n);
   ObjectRigidBody rb;
-  rb.physicsMass = 2.5;
-  rb.physicsInertia = {0.4, 0.5, 0.6, 0.01, -0.02, 0.03};
-  rb.physicsCenterOfMass = {0.05, -0.1, 0.2};
+  rb.mass = 2.5;
+  rb.inertia = {0.4, 0.5, 0.6, 0.01, -0.02, 0.03};
+  rb.centerOfMass = {0.05, -0.1, 0.2};
   rb.nodeNumber = node;
   const ObjectIndex b = m.AddObject(rb);
   MarkerBodyMass bm;
@@ -201,7 +201,7 @@ TEST(Rigid3DExudynCrossCheck, SphericalJointOnEulerParameterBody) {
   t.bodyFixed = true;
   m.AddLoad(t);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   const std::vector<double> q = sim.GetNodeOutput(node, OutputVariableType::Coordinates);
   const double qRef[7] = {0.42869562292510577, 0.6751243914313666,  0.21009904845079108, -1.1842636029112976,
                           0.4731812738456405,  -0.42538915887530326, -0.7634711380126679};
@@ -230,8 +230,8 @@ TEST(Rigid3DExudynCrossCheck, RevolutePrismaticTrapezoidalIndex2) {
   n1.referenceCoordinates = {0, 0, 0, ep1[0], ep1[1], ep1[2], ep1[3]};
   const NodeIndex node1 = m.AddNode(n1);
   ObjectRigidBody rb1;
-  rb1.physicsMass = 1.5;
-  rb1.physicsInertia = {0.2, 0.3, 0.4, 0, 0, 0};
+  rb1.mass = 1.5;
+  rb1.inertia = {0.2, 0.3, 0.4, 0, 0, 0};
   rb1.nodeNumber = node1;
   const ObjectIndex b1 = m.AddObject(rb1);
   MarkerBodyRigid mg, mm1;
@@ -252,9 +252,9 @@ TEST(Rigid3DExudynCrossCheck, RevolutePrismaticTrapezoidalIndex2) {
   n2.initialVelocities = {0.2, 0.1, 0, 0, 0, 0};
   const NodeIndex node2 = m.AddNode(n2);
   ObjectRigidBody rb2;
-  rb2.physicsMass = 0.8;
-  rb2.physicsInertia = {0.1, 0.12, 0.15, 0, 0, 0};
-  rb2.physicsCenterOfMass = {0, 0.05, 0};
+  rb2.mass = 0.8;
+  rb2.inertia = {0.1, 0.12, 0.15, 0, 0, 0};
+  rb2.centerOfMass = {0, 0.05, 0};
   rb2.nodeNumber = node2;
   const ObjectIndex b2 = m.AddObject(rb2);
   MarkerBodyMass bm2;
@@ -282,7 +282,7 @@ TEST(Rigid3DExudynCrossCheck, RevolutePrismaticTrapezoidalIndex2) {
   ls.force = 0.3;
   const ObjectIndex spring = m.AddObject(ls);
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{}, DynamicSolverType::TrapezoidalIndex2);
+  sim.SolveDynamic(test::FullNewton(), DynamicSolverType::TrapezoidalIndex2);
   const std::vector<double> q1 = sim.GetNodeOutput(node1, OutputVariableType::Coordinates);
   const double q1Ref[4] = {-0.10218548265501452, 0.025947075906673597, -0.010476863923702968, -0.5497831079434032};
   for (int i = 0; i < 4; ++i) ExpectRel(q1[static_cast<size_t>(3 + i)], q1Ref[i], 1e-9);
@@ -324,7 +324,7 @@ PendulumDrift SolveSphericalPendulum(double relTol, double absTol) {
   so.storeInternal = true;
   const SensorIndex sJoint = m.AddSensor(so);
   Simulation sim(m);
-  SimulationSettings s;
+  SimulationSettings s = test::FullNewton();
   s.timeIntegration.numberOfSteps = 200;
   s.timeIntegration.newton.relativeTolerance = relTol;
   s.timeIntegration.newton.absoluteTolerance = absTol;
@@ -380,7 +380,7 @@ FreeRotation SolveFreeRotation(RigidBodyNodeType type, int steps, double rho) {
   const RigidBodyItems b = CreateRigidBody(m, "body", {0, 0, 0}, A0, in, {0, 0, 0}, {0.3, 0.2, 2.0}, {}, type);
   Simulation sim(m);
   const std::vector<double> w0 = sim.GetNodeOutput(b.node, OutputVariableType::AngularVelocityLocal);
-  SimulationSettings s;
+  SimulationSettings s = test::FullNewton();
   s.timeIntegration.numberOfSteps = steps;
   s.timeIntegration.generalizedAlpha.spectralRadius = rho;
   s.solutionSettings.sensorsWritePeriod = 1;
@@ -475,7 +475,7 @@ TEST(Rigid3DJoints, GenericJointAsRevoluteAndAsRigidJoint) {
     t.loadVector = {0, 0, 1};
     m.AddLoad(t);
     Simulation sim(m);
-    sim.SolveDynamic(SimulationSettings{});
+    sim.SolveDynamic(test::FullNewton());
     const double phi = sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2];
     if (rz == 0) {
       ExpectRel(phi, 0.49999999999999795);
@@ -498,7 +498,7 @@ TEST(Rigid3DJoints, SphericalJointWithFreeAxis) {
   const RigidBodyItems b = CreateRigidBody(m, "b", {0, 0, 0}, Matrix3D{}, in, {}, {}, {0, -9.81, 0});
   CreateSphericalJoint(m, "j", {ground, b.body}, {0, 0, 0}, {1, 0, 1});
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   const std::vector<double> p = sim.GetNodeOutput(b.node, OutputVariableType::Position);
   EXPECT_NEAR(p[0], 0, 1e-14);
   EXPECT_NEAR(p[1], -0.5 * 9.81, 1e-10);
@@ -558,7 +558,7 @@ TEST(Rigid3DCreators, CreateRigidBodyRejectsInvalidInput) {
                                RigidBodyNodeType::RotationRxyz),
                ValidationError);
   in.mass = -1;
-  EXPECT_THROW(CreateRigidBody(m, "d", {0, 0, 0}, Matrix3D{}, in), ValidationError);  // physicsMass is UReal
+  EXPECT_THROW(CreateRigidBody(m, "d", {0, 0, 0}, Matrix3D{}, in), ValidationError);  // mass is UReal
 }
 
 // CreateRevoluteJoint between ground and a 3D body about a tilted global axis: the body turns about
@@ -576,7 +576,7 @@ TEST(Rigid3DCreators, CreateRevoluteJointAboutTiltedAxis) {
     const ObjectIndex joint = CreateRevoluteJoint(m, "hinge", {ground, b.body}, pivot, axis);
     EXPECT_TRUE(std::holds_alternative<ObjectJointRevoluteZ>(m.GetObject(joint)));
     Simulation sim(m);
-    sim.SolveDynamic(SimulationSettings{});
+    sim.SolveDynamic(test::FullNewton());
     // the rotation since the reference configuration, R = A A0^T, leaves the axis unchanged
     // (position level, held at Newton tolerance) and is a real rotation
     const std::vector<double> Rv = sim.GetNodeOutput(b.node, OutputVariableType::RotationMatrix);
@@ -612,7 +612,7 @@ TEST(Rigid3DCreators, CreatePrismaticJointAlongTiltedAxis) {
   const ObjectIndex joint = CreatePrismaticJoint(m, "guide", {ground, b.body}, {0.3, 0.2, 0.1}, {1, 2, -2});
   EXPECT_TRUE(std::holds_alternative<ObjectJointPrismaticX>(m.GetObject(joint)));
   Simulation sim(m);
-  sim.SolveDynamic(SimulationSettings{});
+  sim.SolveDynamic(test::FullNewton());
   const Vec3 a = (1. / 3.) * MakeVec3(1, 2, -2);
   const double s = 0.5 * Dot(MakeVec3(0, 0, -9.81), a);  // (g . a) t^2 / 2 at t = 1
   const std::vector<double> d = sim.GetNodeOutput(b.node, OutputVariableType::Displacement);
@@ -641,7 +641,7 @@ TEST(Rigid3DValidation, NodeAndMarkerKindsAndAxisFlags) {
   const ObjectIndex g = AddGround(m);
   const NodeIndex np = m.AddNode(NodePoint{});
   ObjectRigidBody onPoint;
-  onPoint.physicsMass = 1;
+  onPoint.mass = 1;
   onPoint.nodeNumber = np;
   EXPECT_EQ(ErrorOf([&] { m.AddObject(onPoint); }),
             "ObjectRigidBody 'object1' (object 1): nodeNumber = 1 refers to NodePoint 'node1', but ObjectRigidBody "
@@ -666,9 +666,9 @@ TEST(Rigid3DValidation, NodeAndMarkerKindsAndAxisFlags) {
   sj.markerNumbers = {b.mGround, b.mGround};
   EXPECT_NE(ErrorOf([&] { m.AddObject(sj); }).find("connects marker"), std::string::npos);
   ObjectRigidBody neg;
-  neg.physicsMass = -2;
+  neg.mass = -2;
   neg.nodeNumber = b.node;
-  EXPECT_NE(ErrorOf([&] { m.AddObject(neg); }).find("physicsMass = -2 violates UReal"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { m.AddObject(neg); }).find("mass = -2 violates UReal"), std::string::npos);
   ObjectConnectorRigidBodySpringDamper sd;
   sd.markerNumbers = {b.mGround, b.mBody};
   SensorObject so;
@@ -701,7 +701,7 @@ TEST(Rigid3DValidation, CompileAssignsNodeEquationsFirst) {
   EXPECT_EQ(L.aeOwnerNode[1], c.node.value);
   EXPECT_EQ(L.aeOwnerObject[1], -1);
   EXPECT_EQ(L.aeOwnerObject[2], 2);
-  EXPECT_NO_THROW(L.ThetaIndex("a.physicsInertia[2]"));
+  EXPECT_NO_THROW(L.ThetaIndex("a.inertia[2]"));
   EXPECT_NO_THROW(L.ThetaIndex("aNode.referenceCoordinates[6]"));
 }
 
@@ -712,7 +712,7 @@ TEST(Rigid3DValidation, ExplicitSolversRejectEulerParameterNodes) {
   in.inertia = {1, 1, 1, 0, 0, 0};
   CreateRigidBody(m, "top", {0, 0, 0}, Matrix3D{}, in);
   Simulation sim(m);
-  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(SimulationSettings{}, DynamicSolverType::RK44); }),
+  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(test::FullNewton(), DynamicSolverType::RK44); }),
             "DynamicSolverType RK44: NodeRigidBodyEP 'topNode' (node 0) needs the algebraic Euler-parameter norm "
             "equation, which explicit solvers cannot integrate; use NodeRigidBodyRxyz or the GeneralizedAlpha solver");
   // the same body on Tait-Bryan angles integrates explicitly and matches the implicit solution
@@ -720,7 +720,7 @@ TEST(Rigid3DValidation, ExplicitSolversRejectEulerParameterNodes) {
   const RigidBodyItems b =
       CreateRigidBody(r, "top", {0, 0, 0}, Matrix3D{}, in, {}, {0.1, 0.2, 1}, {}, RigidBodyNodeType::RotationRxyz);
   Simulation se(r), si(r);
-  SimulationSettings s;
+  SimulationSettings s = test::FullNewton();
   s.timeIntegration.numberOfSteps = 1000;
   se.SolveDynamic(s, DynamicSolverType::RK44);
   si.SolveDynamic(s);
@@ -739,7 +739,7 @@ TEST(Rigid3DValidation, RedundancyCheckNamesNodeEquations) {
   const RigidBodyItems b = CreateRigidBody(m, "top", {0, 0, 0}, Matrix3D{}, in);
   CreateCoordinateConstraint(m, "fixE0", b.node, 3);
   Simulation sim(m);
-  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(SimulationSettings{}); }),
+  EXPECT_EQ(ErrorOf([&] { sim.SolveDynamic(test::FullNewton()); }),
             "redundant constraints: equation 0 of object 'fixE0' (object 1) is linearly dependent on the equations of "
             "node 'topNode' at the initial configuration; remove or relax one of them");
 }

@@ -19,7 +19,7 @@ std::vector<double> WriteTimes(int steps, double tEnd, double period) {
   np.initialVelocities = {1, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 2;
+  mp.mass = 2;
   mp.nodeNumber = n;
   m.AddObject(mp);
   SensorNode s;
@@ -63,7 +63,7 @@ TEST(Sensors, FileFormat) {
   np.initialVelocities = {0.5, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 2;
+  mp.mass = 2;
   mp.nodeNumber = n;
   const ObjectIndex o = m.AddObject(mp);
   MarkerBodyMass bm;
@@ -107,8 +107,8 @@ TEST(Sensors, RigidBody2DBodyOutputs) {
   nd.initialVelocities = {0.5, 0.25, 2};
   const NodeIndex n = m.AddNode(nd);
   ObjectRigidBody2D rb;
-  rb.physicsMass = 3;
-  rb.physicsInertia = 0.5;
+  rb.mass = 3;
+  rb.inertia = 0.5;
   rb.nodeNumber = n;
   const ObjectIndex o = m.AddObject(rb);
   Simulation sim(m);
@@ -141,11 +141,11 @@ TEST(Sensors, OneDimensionalBodies) {
   n1.initialVelocities = {0.5};
   const NodeIndex a = m.AddNode(n1), b = m.AddNode(n1);
   ObjectRotationalMass1D rot;
-  rot.physicsInertia = 1;
+  rot.inertia = 1;
   rot.nodeNumber = a;
   const ObjectIndex orot = m.AddObject(rot);
   ObjectMass1D mass;
-  mass.physicsMass = 1;
+  mass.mass = 1;
   mass.nodeNumber = b;
   mass.referencePosition = {0, 1, 2};
   const ObjectIndex omass = m.AddObject(mass);

@@ -30,7 +30,7 @@ Chain HangingChain(const std::vector<double>& masses, const std::vector<double>&
     np.referenceCoordinates = {0, -static_cast<double>(i + 1), 0};
     const NodeIndex n = c.model.AddNode(np);
     ObjectMassPoint mp;
-    mp.physicsMass = masses[i];
+    mp.mass = masses[i];
     mp.nodeNumber = n;
     const ObjectIndex ob = c.model.AddObject(mp);
     MarkerNodePosition mn;
@@ -114,7 +114,7 @@ TEST(StaticSolver, CoordinateSpringChain) {
     Node1D n;
     const NodeIndex ni = m.AddNode(n);
     ObjectMass1D mass;
-    mass.physicsMass = 1;
+    mass.mass = 1;
     mass.nodeNumber = ni;
     m.AddObject(mass);
     MarkerNodeCoordinate mc;
@@ -144,7 +144,7 @@ TEST(StaticSolver, SingularJacobianIsReported) {
   NodePoint np;
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = 1;
+  mp.mass = 1;
   mp.nodeNumber = n;
   const ObjectIndex o = m.AddObject(mp);
   MarkerBodyMass bm;

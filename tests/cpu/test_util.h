@@ -14,6 +14,14 @@
 
 namespace mbsweep::test {
 
+/// Exudyn's defaults before 1.13 (full Newton in time integration), with which the published
+/// reference values of its test suite were computed.
+inline SimulationSettings FullNewton() {
+  SimulationSettings s;
+  s.timeIntegration.newton.useModifiedNewton = false;
+  return s;
+}
+
 /// A compiled model with its default theta row and the sensor the batch tests observe.
 struct BatchFixture {
   Model model;
@@ -112,7 +120,7 @@ inline BatchFixture ChainBatchFixture(int bodies) {
 inline BatchProblem ChainBatch(const BatchFixture& f, int systems, int steps) {
   ParameterMap map(f.layout, f.theta0);
   map.SetParameters({"m"});
-  map.Bind("link0.physicsMass", "m");
+  map.Bind("link0.mass", "m");
   std::vector<Real> params;
   for (int i = 0; i < systems; ++i) params.push_back(0.5 + 0.05 * i);
   SimulationSettings s;
@@ -144,7 +152,7 @@ inline NodeIndex AddOscillator(Model& m, double mass, double k, double d, double
   np.initialVelocities = {v0, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.physicsMass = mass;
+  mp.mass = mass;
   mp.nodeNumber = n;
   m.AddObject(mp);
   NodePointGround g;

@@ -41,7 +41,7 @@ void ExpectSameStatusesAndCloseValues(const BatchResult& reference, const BatchR
 BatchProblem Grid(const Fixture& f, int n, bool withFailures) {
   ParameterMap map(f.layout, f.theta0);
   map.SetParameters({"m", "k"});
-  map.Bind("bob.physicsMass", "m");
+  map.Bind("bob.mass", "m");
   map.Bind("spring.stiffness", "k");
   std::vector<Real> params;
   for (int i = 0; i < n; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + i});
@@ -174,9 +174,9 @@ TEST(CudaBatch, EliminatedConstraintMatchesCpuRunner) {
   NodePointGround g;
   const NodeIndex ng = m.AddNode(g);
   ObjectMassPoint ma, mb;
-  ma.physicsMass = 2;
+  ma.mass = 2;
   ma.nodeNumber = a;
-  mb.physicsMass = 0.5;
+  mb.mass = 0.5;
   mb.nodeNumber = b;
   m.AddObject(ma);
   m.AddObject(mb);

@@ -28,7 +28,7 @@ Duffing MakeDuffing(double u0, double v0, double F, double damping) {
   np.initialVelocities = {v0, 0, 0};
   d.node = m.AddNode(np);
   ObjectMassPoint mass;
-  mass.physicsMass = kMass;
+  mass.mass = kMass;
   mass.nodeNumber = d.node;
   m.AddObject(mass);
   MarkerBodyPosition mg;

@@ -25,7 +25,7 @@ Matrix3D RotationAboutZ(double a) {
 struct BodyModel {
   Model m;
   std::vector<ObjectIndex> bodies;
-  std::vector<Real> masses;  // physicsMass, 0 for bodies without mass
+  std::vector<Real> masses;  // mass, 0 for bodies without mass
 };
 
 /// One body of each kind, in positions and orientations away from the axes.
@@ -41,7 +41,7 @@ BodyModel AllBodies() {
   NodePoint np;
   np.referenceCoordinates = {1, 2, 3};
   ObjectMassPoint mp;
-  mp.physicsMass = 2;
+  mp.mass = 2;
   mp.nodeNumber = m.AddNode(np);
   b.bodies.push_back(m.AddObject(mp));
   b.masses.push_back(2);
@@ -49,7 +49,7 @@ BodyModel AllBodies() {
   NodePoint2D np2;
   np2.referenceCoordinates = {-1, 0.5};
   ObjectMassPoint2D mp2;
-  mp2.physicsMass = 3;
+  mp2.mass = 3;
   mp2.nodeNumber = m.AddNode(np2);
   b.bodies.push_back(m.AddObject(mp2));
   b.masses.push_back(3);
@@ -57,7 +57,7 @@ BodyModel AllBodies() {
   Node1D n1;
   n1.referenceCoordinates = {0.7};
   ObjectMass1D m1;
-  m1.physicsMass = 4;
+  m1.mass = 4;
   m1.nodeNumber = m.AddNode(n1);
   m1.referencePosition = {0.2, 0.4, -0.1};
   m1.referenceRotation = RotationAboutX(0.4);
@@ -65,7 +65,7 @@ BodyModel AllBodies() {
   b.masses.push_back(4);
 
   ObjectRotationalMass1D r1;
-  r1.physicsInertia = 0.5;
+  r1.inertia = 0.5;
   r1.nodeNumber = m.AddNode(n1);
   r1.referencePosition = {-0.3, 0.1, 0.2};
   r1.referenceRotation = RotationAboutX(-0.6);
@@ -75,9 +75,9 @@ BodyModel AllBodies() {
   NodeRigidBody2D nr2;
   nr2.referenceCoordinates = {0.5, -0.4, 0.8};
   ObjectRigidBody2D rb2;
-  rb2.physicsMass = 5;
-  rb2.physicsInertia = 0.2;
-  rb2.physicsCenterOfMass = {0.1, -0.05};
+  rb2.mass = 5;
+  rb2.inertia = 0.2;
+  rb2.centerOfMass = {0.1, -0.05};
   rb2.nodeNumber = m.AddNode(nr2);
   b.bodies.push_back(m.AddObject(rb2));
   b.masses.push_back(5);
@@ -86,16 +86,16 @@ BodyModel AllBodies() {
   NodeRigidBodyEP nep;
   nep.referenceCoordinates = {0.3, 0.2, -0.5, e0, e1, e2, e3};
   ObjectRigidBody rb;
-  rb.physicsMass = 6;
-  rb.physicsInertia = {1, 2, 3, 0.1, 0.2, 0.3};
-  rb.physicsCenterOfMass = {0.05, 0.1, -0.02};
+  rb.mass = 6;
+  rb.inertia = {1, 2, 3, 0.1, 0.2, 0.3};
+  rb.centerOfMass = {0.05, 0.1, -0.02};
   rb.nodeNumber = m.AddNode(nep);
   b.bodies.push_back(m.AddObject(rb));
   b.masses.push_back(6);
 
   NodeRigidBodyRxyz nxyz;
   nxyz.referenceCoordinates = {-0.2, 0.6, 0.1, 0.3, -0.5, 0.7};
-  rb.physicsMass = 7;
+  rb.mass = 7;
   rb.nodeNumber = m.AddNode(nxyz);
   b.bodies.push_back(m.AddObject(rb));
   b.masses.push_back(7);

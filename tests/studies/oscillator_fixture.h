@@ -23,7 +23,7 @@ inline Model Oscillator(double mass, double spring, double force) {
   const NodeIndex ng = m.AddNode(g);
   ObjectMassPoint mp;
   mp.name = "mass";
-  mp.physicsMass = mass;
+  mp.mass = mass;
   mp.nodeNumber = n1;
   m.AddObject(mp);
   MarkerNodeCoordinate mg, mn;

@@ -352,7 +352,7 @@ TEST(GeneticOptimization, ExudynGeneticOptimizationTest) {
   const Layout layout = model.Compile();
   ParameterMap map(layout, model.Theta0());
   map.SetParameters({"mass", "spring", "force"});
-  map.Bind("mass.physicsMass", "mass");
+  map.Bind("mass.mass", "mass");
   map.Bind("spring.stiffness", "spring");
   map.Bind("force.load", "force");
 

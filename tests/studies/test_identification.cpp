@@ -412,7 +412,7 @@ struct OscillatorIdentification {
     }
 
     map.SetParameters({"mass", "spring", "force"});
-    map.Bind("mass.physicsMass", "mass");
+    map.Bind("mass.mass", "mass");
     map.Bind("spring.stiffness", "spring");
     map.Bind("force.load", "force");
 

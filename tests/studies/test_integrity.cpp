@@ -222,7 +222,7 @@ TEST(Integrity, FailedSystemsCarryTheirReason) {
   const CliRun r = Cli({"sweep", study, "--out", dir + "/out", "--quiet"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string csv = ReadText(dir + "/out/results.csv");
-  EXPECT_TRUE(Has(csv, "\n0,-1.0,nan,nan,invalid_parameter,massPoint.physicsMass = -1 violates UReal (must be >= 0)\n"))
+  EXPECT_TRUE(Has(csv, "\n0,-1.0,nan,nan,invalid_parameter,massPoint.mass = -1 violates UReal (must be >= 0)\n"))
       << csv;
   EXPECT_TRUE(Has(csv, "\n1,1e-300,nan,nan,diverged,\"the solution diverged (not finite, or a squared norm of the "
                        "coordinates, velocities or accelerations beyond newton.maximumSolutionNorm = 1e+38) at t = 0 "

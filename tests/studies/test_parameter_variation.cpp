@@ -62,7 +62,7 @@ struct OscillatorStudy {
     ref.SolveDynamic(settings);
     const auto& rows = ref.GetSensorStoredData(SensorIndex(0));
     map.SetParameters({"mass", "spring"});
-    map.Bind("mass.physicsMass", "mass");
+    map.Bind("mass.mass", "mass");
     map.Bind("spring.stiffness", "spring");
     objectives = BuildObjectives(test::GeneticTestObjective(rows), layout, model.Theta0());
   }

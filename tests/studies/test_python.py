@@ -21,7 +21,7 @@ STATIC = {
     "model": [
         {"NodePoint": {"name": "node"}},
         {"NodePointGround": {"name": "ground"}},
-        {"ObjectMassPoint": {"name": "mass", "physicsMass": "m", "nodeNumber": "node"}},
+        {"ObjectMassPoint": {"name": "mass", "mass": "m", "nodeNumber": "node"}},
         {"MarkerNodeCoordinate": {"name": "mg", "nodeNumber": "ground", "coordinate": 0}},
         {"MarkerNodeCoordinate": {"name": "mn", "nodeNumber": "node", "coordinate": 0}},
         {"ObjectConnectorCoordinateSpringDamper": {"name": "spring", "markerNumbers": ["mg", "mn"],
@@ -68,7 +68,7 @@ class ParameterVariationTest(unittest.TestCase):
         study = mbsweep.Study(STATIC, backend="cpu")
         [_, values] = mbsweep.ParameterVariation(study, {"m": [1.6, -1.0]})
         self.assertAlmostEqual(values[0], 0.02, delta=1e-12)
-        self.assertTrue(math.isnan(values[1]))  # physicsMass < 0: invalid_parameter
+        self.assertTrue(math.isnan(values[1]))  # mass < 0: invalid_parameter
 
 
 class GeneticOptimizationTest(unittest.TestCase):
@@ -97,7 +97,7 @@ class RefusalsTest(unittest.TestCase):
         bad = dict(STATIC, parameters={"m": -1.6, "k": 4000, "f": 80})
         with self.assertRaises(ValueError) as e:
             mbsweep.Study(bad)
-        self.assertIn("physicsMass", str(e.exception))
+        self.assertIn("mass", str(e.exception))
         self.assertIn("-1.6", str(e.exception))
 
     def test_an_unknown_objective_lists_the_valid_ones(self):

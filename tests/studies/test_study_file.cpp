@@ -27,7 +27,7 @@ const std::string kOscillator = R"(parameters:
 model:
   - NodePoint: {referenceCoordinates: [0.5, 0, 0], initialCoordinates: [-0.08, 0, 0], initialVelocities: [1, 0, 0]}
   - NodePointGround: {}
-  - ObjectMassPoint: {name: mass, physicsMass: m, nodeNumber: node0}
+  - ObjectMassPoint: {name: mass, mass: m, nodeNumber: node0}
   - MarkerNodeCoordinate: {nodeNumber: node1, coordinate: 0}
   - MarkerNodeCoordinate: {nodeNumber: 0}
   - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [marker0, marker1], stiffness: k, damping: 0.002*k}
@@ -125,23 +125,21 @@ TEST(StudyFile, SettingsWithExudynNames) {
 
   const std::string more = R"(model:
   - NodePoint: {}
-  - ObjectMassPoint: {physicsMass: 1, nodeNumber: 0}
-solver: DOPRI5
+  - ObjectMassPoint: {mass: 1, nodeNumber: 0}
 simulationSettings:
-  timeIntegration.explicitIntegration.dynamicSolverType: RK44
+  timeIntegration.solverType: DOPRI5
   timeIntegration:
     startTime: 0.5
     adaptiveStep: false
     newton: {useModifiedNewton: true, maxIterations: 12, numericalDifferentiation: {relativeEpsilon: 1e-6}}
     generalizedAlpha: {useNewmark: true, useIndex2Constraints: true}
   staticSolver: {numberOfLoadSteps: 10, loadStepGeometric: true, newton: {absoluteTolerance: 1e-12}}
-  solutionSettings.outputPrecision: 16
-  linearSolverType: EigenSparse
+  solution.precision: 16
+  linearSolver: {solverType: EigenSparse}
 )";
   const StudyFile g = ParseStudyText(more, "m.yaml");
   EXPECT_EQ(g.solver, DynamicSolverType::DOPRI5);
   const auto& t = g.settings.timeIntegration;
-  EXPECT_EQ(t.explicitIntegration.dynamicSolverType, DynamicSolverType::RK44);
   EXPECT_EQ(t.startTime, 0.5);
   EXPECT_FALSE(t.adaptiveStep);
   EXPECT_TRUE(t.newton.useModifiedNewton);
@@ -156,18 +154,108 @@ simulationSettings:
   EXPECT_EQ(g.settings.linearSolverType, LinearSolverType::EigenSparse);
 }
 
-// explicitIntegration.eliminateConstraints reaches the settings the explicit solvers read
-// (default true, as Exudyn's).
+// timeIntegration.explicit.eliminateConstraints (before Exudyn 1.13 explicitIntegration.) reaches
+// the settings the explicit solvers read (default true, as Exudyn's).
 TEST(StudyFile, ExplicitEliminateConstraints) {
-  const std::string text = R"(model:
+  for (const char* group : {"explicit", "explicitIntegration"}) {
+    const std::string text = std::string(R"(model:
   - NodePoint: {}
-  - ObjectMassPoint: {physicsMass: 1, nodeNumber: 0}
+  - ObjectMassPoint: {mass: 1, nodeNumber: 0}
 solver: RK44
 simulationSettings:
-  timeIntegration: {explicitIntegration: {eliminateConstraints: false}}
+  timeIntegration: {)") + group + R"(: {eliminateConstraints: false}}
 )";
-  EXPECT_FALSE(ParseStudyText(text, "e.yaml").settings.timeIntegration.explicitIntegration.eliminateConstraints);
+    EXPECT_FALSE(ParseStudyText(text, "e.yaml").settings.timeIntegration.explicitIntegration.eliminateConstraints);
+  }
   EXPECT_TRUE(ParseStudyText(kOscillator, "osc.yaml").settings.timeIntegration.explicitIntegration.eliminateConstraints);
+}
+
+// The defaults of Exudyn 1.13: modified Newton in time integration, full Newton in the static
+// solver (exu.SimulationSettings() of 1.13.6).
+TEST(StudyFile, DefaultsOfExudyn113) {
+  const SimulationSettings s;
+  EXPECT_TRUE(s.timeIntegration.newton.useModifiedNewton);
+  EXPECT_FALSE(s.staticSolver.newton.useModifiedNewton);
+  EXPECT_EQ(s.timeIntegration.newton.maxModifiedNewtonIterations, 8);
+  EXPECT_EQ(s.solutionSettings.sensorsWritePeriod, 0.01);
+  EXPECT_EQ(s.solutionSettings.outputPrecision, 10);
+  const std::string minimal = "model:\n  - NodePoint: {}\n  - ObjectMassPoint: {mass: 1, nodeNumber: 0}\n";
+  EXPECT_EQ(ParseStudyText(minimal, "d.yaml").solver, DynamicSolverType::GeneralizedAlpha);
+}
+
+// Exudyn 1.13 renamed settings (solutionSettings.sensorsWritePeriod became
+// solution.sensors.writePeriod, ...): both names are read into the one setting, nested or dotted.
+TEST(StudyFile, SettingsOfBothExudynGenerations) {
+  const std::string head = "model:\n  - NodePoint: {}\n  - ObjectMassPoint: {mass: 1, nodeNumber: 0}\n";
+  const std::string before = head + R"(simulationSettings:
+  solutionSettings: {sensorsWritePeriod: 0.002, outputPrecision: 12}
+  linearSolverType: EigenSparse
+  timeIntegration.explicitIntegration: {eliminateConstraints: false, computeEndOfStepAccelerations: false}
+  timeIntegration: {explicitIntegration.dynamicSolverType: RK67}
+)";
+  const std::string now = head + R"(simulationSettings:
+  solution: {sensors: {writePeriod: 0.002}, precision: 12}
+  linearSolver.solverType: EigenSparse
+  timeIntegration: {solverType: RK67, explicit: {eliminateConstraints: false, computeEndOfStepAccelerations: false}}
+)";
+  for (const std::string& text : {before, now}) {
+    const StudyFile f = ParseStudyText(text, "g.yaml");
+    EXPECT_EQ(f.settings.solutionSettings.sensorsWritePeriod, 0.002);
+    EXPECT_EQ(f.settings.solutionSettings.outputPrecision, 12);
+    EXPECT_EQ(f.settings.linearSolverType, LinearSolverType::EigenSparse);
+    EXPECT_FALSE(f.settings.timeIntegration.explicitIntegration.eliminateConstraints);
+    EXPECT_FALSE(f.settings.timeIntegration.explicitIntegration.computeEndOfStepAccelerations);
+    EXPECT_EQ(f.solver, DynamicSolverType::RK67);
+  }
+  // one setting given under both names, or a solver that contradicts solver:
+  const std::string twice = now + "  solutionSettings.sensorsWritePeriod: 0.01\n";
+  EXPECT_EQ(ErrorOf(twice), Where(twice, "solutionSettings.sensorsWritePeriod") +
+                                ": simulationSettings.solution.sensors.writePeriod is given twice");
+  const std::string both = now + "solver: RK44\n";
+  EXPECT_EQ(ErrorOf(both), Where(both, "RK67") +
+                               ": simulationSettings.timeIntegration.solverType = RK67 contradicts solver: RK44; give "
+                               "the solver once");
+  const std::string typo = Replace(before, "outputPrecision", "outputPrecison");
+  EXPECT_EQ(ErrorOf(typo), Where(typo, "outputPrecison") +
+                               ": unknown setting 'solutionSettings.outputPrecison' in simulationSettings; did you mean "
+                               "'solutionSettings.outputPrecision'?");
+}
+
+// Exudyn 1.13's item names: short type names (MassPoint), fields renamed in 1.12.258 (mass for
+// physicsMass), visualization fields ignored with one warning; the model is the same.
+TEST(StudyFile, ItemsOfBothExudynGenerations) {
+  std::string text = Replace(kOscillator, "ObjectMassPoint: {name: mass, mass: m,",
+                             "MassPoint: {name: mass, physicsMass: m, Vshow: false, VgraphicsData: [],");
+  text = Replace(text, "ObjectConnectorCoordinateSpringDamper: {", "CoordinateSpringDamper: {Vcolor: [1, 0, 0, 1], ");
+  text = Replace(text, "NodePointGround: {}", "PointGround: {visualization: {show: false}, Vshow: true}");
+  const StudyFile f = ParseStudyText(text, "v.yaml");
+  const StudyFile ref = ParseStudyText(kOscillator, "osc.yaml");
+  const Layout a = f.model.Compile(), b = ref.model.Compile();
+  EXPECT_EQ(a.thetaPaths, b.thetaPaths);
+  EXPECT_EQ(f.model.Theta0(), ref.model.Theta0());
+  EXPECT_EQ(f.expressions.size(), ref.expressions.size());
+  EXPECT_EQ(f.warnings, (std::vector<std::string>{"model: the visualization fields visualization, Vshow, "
+                                                  "VgraphicsData, Vcolor are ignored (mbsweep draws no model)"}));
+  EXPECT_TRUE(ref.warnings.empty());
+  // a parameter path with the old field name is the current one's
+  const StudyFile g = ParseStudyText(kOscillator + "study: {type: ParameterVariation, parameters: "
+                                                   "{spring.stiffness: [1000, 2000, 2], mass.physicsMass: [1, 2, 2]}}\n",
+                                     "p.yaml");
+  ParameterMap map(b, g.model.Theta0());
+  EXPECT_THROW(MakeStudyMapping(g, b, map), StudyFileError);  // mass.mass is an expression of m in the file
+  const std::string direct = Replace(kOscillator, "mass: m,", "mass: 1.5,") +
+                             "study: {type: ParameterVariation, parameters: {mass.physicsMass: [1, 2, 2]}}\n";
+  const StudyFile h = ParseStudyText(direct, "d.yaml");
+  const Layout L = h.model.Compile();
+  ParameterMap hm(L, h.model.Theta0());
+  const StudyMapping m = MakeStudyMapping(h, L, hm);
+  EXPECT_EQ(m.mapParameters.back(), "mass_mass");
+  EXPECT_EQ(m.nominal.back(), 1.5);
+  // one field under both names
+  const std::string both = Replace(kOscillator, "mass: m,", "mass: m, physicsMass: 2,");
+  EXPECT_EQ(ErrorOf(both), Where(both, "physicsMass") +
+                               ": ObjectMassPoint: 'physicsMass' is the field 'mass' under its name before Exudyn "
+                               "1.12.258; give the field once");
 }
 
 TEST(StudyFile, ObjectivesResolveSensorsAndFiles) {
@@ -208,7 +296,7 @@ model:
   - NodeRigidBodyRxyz: {name: n, referenceCoordinates: [0, 0, 0, 0, 0, 0]}
   - NodeGenericODE2: {name: g, numberOfODE2Coordinates: 2, initialCoordinates: [0.1, L]}
   - ObjectGround: {name: ground, referenceRotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
-  - ObjectRigidBody: {name: body, physicsMass: 1, physicsInertia: [J, J, J, 0, 0, 0], nodeNumber: n}
+  - ObjectRigidBody: {name: body, mass: 1, inertia: [J, J, J, 0, 0, 0], nodeNumber: n}
   - ObjectGenericODE2: {name: gen, nodeNumbers: [g], massMatrix: [[1, 0], [0, 1]], stiffnessMatrix: [[L*100, 0], [0, 100]]}
   - MarkerBodyRigid: {name: mg, bodyNumber: ground}
   - MarkerNodeRigid: {name: mn, nodeNumber: n}
@@ -225,7 +313,7 @@ model:
   const auto theta = f.model.Theta0();
   auto value = [&](const std::string& path) { return theta[static_cast<size_t>(L.ThetaIndex(path))]; };
   EXPECT_EQ(value("g.initialCoordinates[1]"), 2.0);
-  EXPECT_EQ(value("body.physicsInertia[2]"), 0.5);
+  EXPECT_EQ(value("body.inertia[2]"), 0.5);
   EXPECT_EQ(value("gen.stiffnessMatrix[0][0]"), 200.0);
   EXPECT_EQ(value("object4.stiffness[5][5]"), 20.0);
   EXPECT_EQ(value("torque.timeFunction.amplitude"), 2.0);
@@ -246,7 +334,7 @@ model:
     paths.push_back(x.path);
     EXPECT_GE(L.ThetaIndex(x.path), 0);
   }
-  for (const char* p : {"g.initialCoordinates[1]", "body.physicsInertia[0]", "body.physicsInertia[2]",
+  for (const char* p : {"g.initialCoordinates[1]", "body.inertia[0]", "body.inertia[2]",
                         "gen.stiffnessMatrix[0][0]", "object4.stiffness[5][5]", "torque.timeFunction.amplitude",
                         "step.timeFunction.startTime", "step.timeFunction.endTime", "table.timeFunction.values[1]"})
     EXPECT_NE(std::find(paths.begin(), paths.end(), p), paths.end()) << p;
@@ -261,7 +349,7 @@ TEST(StudyFile, HeaderExampleParses) {
 model:                      # items in insertion order, each `- <ExudynTypeName>: {fields}`
   - NodePoint: {name: node, referenceCoordinates: [0.5, 0, 0], initialVelocities: [1, 0, 0]}
   - NodePointGround: {name: ground}
-  - ObjectMassPoint: {name: mass, physicsMass: m, nodeNumber: node}
+  - ObjectMassPoint: {name: mass, mass: m, nodeNumber: node}
   - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
   - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
   - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn],
@@ -308,7 +396,7 @@ TEST(StudyFile, ExpressionEvaluatedAndRecorded) {
   const auto& spring = std::get<ObjectConnectorCoordinateSpringDamper>(f.model.GetObject(ObjectIndex(1)));
   EXPECT_EQ(spring.damping, 8.0);
   EXPECT_EQ(spring.stiffness, 4000.0);
-  ASSERT_EQ(f.expressions.size(), 4u);  // physicsMass, stiffness, damping, load
+  ASSERT_EQ(f.expressions.size(), 4u);  // mass, stiffness, damping, load
   const FieldExpression* d = nullptr;
   for (const auto& x : f.expressions)
     if (x.path == "spring.damping") d = &x;
@@ -342,7 +430,7 @@ TEST(StudyFile, StudyRowsReevaluateExpressions) {
   const std::vector<double> rows = StudyRows(m, points);
   ASSERT_EQ(rows.size(), 6u * 4u);
   const int iK = L.ThetaIndex("spring.stiffness"), iD = L.ThetaIndex("spring.damping");
-  const int iM = L.ThetaIndex("mass.physicsMass"), iF = L.ThetaIndex("force.load");
+  const int iM = L.ThetaIndex("mass.mass"), iF = L.ThetaIndex("force.load");
   std::vector<double> theta(static_cast<size_t>(L.ThetaSize()));
   for (size_t r = 0; r < points.size(); ++r) {
     EXPECT_EQ(map.BuildRow(&rows[r * 4], theta.data()), "");
@@ -385,7 +473,7 @@ TEST(StudyFile, OverridesAndBuildModelAt) {
     ADD_FAILURE();
   } catch (const StudyFileError& e) {
     EXPECT_EQ(std::string(e.what()), Where(kOscillator, "m, nodeNumber", 0, "osc.yaml") +
-                                         ": ObjectMassPoint 'mass' (object 0): physicsMass = -1 violates UReal (must be >= 0)");
+                                         ": ObjectMassPoint 'mass' (object 0): mass = -1 violates UReal (must be >= 0)");
   }
 }
 
@@ -632,9 +720,9 @@ TEST(StudyFileErrors, UnknownTopLevelKey) {
 }
 
 TEST(StudyFileErrors, MisspelledField) {
-  const std::string text = Replace(kOscillator, "physicsMass: m", "physicsMas: m");
+  const std::string text = Replace(kOscillator, "mass: m", "physicsMas: m");
   EXPECT_EQ(ErrorOf(text), Where(text, "physicsMas") +
-                               ": unknown field 'physicsMas' of ObjectMassPoint; did you mean 'physicsMass'?");
+                               ": unknown field 'physicsMas' of ObjectMassPoint; did you mean 'mass'?");
   const std::string tf = Replace(kOscillator, "load: F}", "load: F, timeFunction: {type: Harmonic, amplitud: 2}}");
   EXPECT_EQ(ErrorOf(tf), Where(tf, "amplitud") +
                              ": unknown parameter 'amplitud' of a Harmonic time function (LoadCoordinate 'force': "
@@ -673,13 +761,13 @@ TEST(StudyFileErrors, UnknownReference) {
 }
 
 TEST(StudyFileErrors, RuleViolationHasPosition) {
-  const std::string text = Replace(kOscillator, "physicsMass: m", "physicsMass: -1.6");
+  const std::string text = Replace(kOscillator, "mass: m", "mass: -1.6");
   EXPECT_EQ(ErrorOf(text), Where(text, "-1.6") +
-                               ": ObjectMassPoint 'mass' (object 0): physicsMass = -1.6 violates UReal (must be >= 0)");
+                               ": ObjectMassPoint 'mass' (object 0): mass = -1.6 violates UReal (must be >= 0)");
   // Through an expression: the parameter's nominal value breaks the rule.
   const std::string param = Replace(kOscillator, "m: 1.6", "m: -2");
   EXPECT_EQ(ErrorOf(param), Where(param, "m, nodeNumber") +
-                                ": ObjectMassPoint 'mass' (object 0): physicsMass = -2 violates UReal (must be >= 0)");
+                                ": ObjectMassPoint 'mass' (object 0): mass = -2 violates UReal (must be >= 0)");
 }
 
 TEST(StudyFileErrors, ExpressionWithUnknownVariable) {
@@ -694,9 +782,9 @@ TEST(StudyFileErrors, ExpressionWithUnknownVariable) {
 }
 
 TEST(StudyFileErrors, WrongValueType) {
-  const std::string text = Replace(kOscillator, "physicsMass: m", "physicsMass: [1, 2]");
+  const std::string text = Replace(kOscillator, "mass: m", "mass: [1, 2]");
   EXPECT_EQ(ErrorOf(text), Where(text, "[1, 2]") +
-                               ": ObjectMassPoint 'mass': physicsMass expects a number or an expression of the "
+                               ": ObjectMassPoint 'mass': mass expects a number or an expression of the "
                                "parameters, got a list");
   const std::string vec = Replace(kOscillator, "referenceCoordinates: [0.5, 0, 0]", "referenceCoordinates: [0.5, 0]");
   EXPECT_EQ(ErrorOf(vec), Where(vec, "[0.5, 0]") + ": NodePoint 'node0': referenceCoordinates expects 3 values, got 2");
@@ -719,7 +807,7 @@ TEST(StudyFileErrors, UnknownSetting) {
                                 "mean 'timeIntegration.generalizedAlpha.spectralRadius'?");
   const std::string value = Replace(kOscillator, "linearSolverType: EigenDense", "linearSolverType: EigenDence");
   EXPECT_EQ(ErrorOf(value), Where(value, "EigenDence") +
-                                ": simulationSettings.linearSolverType = 'EigenDence' is not one of: EXUdense, "
+                                ": simulationSettings.linearSolver.solverType = 'EigenDence' is not one of: EXUdense, "
                                 "EigenDense, EigenSparse; did you mean 'EigenDense'?");
   const std::string rule = Replace(kOscillator, "spectralRadius: 1", "spectralRadius: 1.5");
   EXPECT_EQ(ErrorOf(rule), Where(rule, "spectralRadius: 1.5", 16) +
@@ -760,8 +848,10 @@ TEST(StudyFileErrors, ObjectivesAndStudy) {
 }
 
 TEST(StudyFileErrors, SuggestionsForShortNamesAndFarKeys) {
-  const std::string shortName = Replace(kOscillator, "ObjectMassPoint:", "MassPoint:");
-  EXPECT_EQ(ErrorOf(shortName), "s.yaml:8:5: unknown item type 'MassPoint'; did you mean 'ObjectMassPoint'?");
+  // the type names of Exudyn's item dicts (mbs.GetObject(i)['objectType'])
+  const std::string dictName = Replace(kOscillator, "ObjectConnectorCoordinateSpringDamper:", "ConnectorCoordinateSpringDamper:");
+  EXPECT_EQ(ErrorOf(dictName), "s.yaml:11:5: unknown item type 'ConnectorCoordinateSpringDamper'; did you mean "
+                               "'ObjectConnectorCoordinateSpringDamper'?");
   const std::string far = Replace(kOscillator, "solver: GeneralizedAlpha", "foo: 1");
   EXPECT_EQ(ErrorOf(far), "s.yaml:14:1: unknown top-level key 'foo'; valid: parameters, model, solver, "
                           "simulationSettings, objectives, study");
