@@ -28,6 +28,8 @@ PYTHON="${MBSWEEP_PYTHON:-python3}"
 [ -x "$BUILD_DIR/python-venv/bin/python" ] || "$PYTHON" -m venv "$BUILD_DIR/python-venv"
 CMAKE_BUILD_PARALLEL_LEVEL="${MBSWEEP_JOBS:-2}" "$BUILD_DIR/python-venv/bin/python" -m pip install --quiet ".[plot]" \
   -C cmake.define.MBSWEEP_ENABLE_CUDA=OFF -C build-dir="$BUILD_DIR/python-build"
+# Exudyn, against whose own runs the tests check models converted with mbsweep.from_exudyn
+"$BUILD_DIR/python-venv/bin/python" -m pip install --quiet "exudyn>=1.13"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
   -DMBSWEEP_PLOT_PYTHON="$(cd "$BUILD_DIR" && pwd)/python-venv/bin/python" ${MBSWEEP_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "${MBSWEEP_JOBS:-2}"

@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "common/items.h"
 #include "common/rules.h"
+#include "cpu/simulation.h"
 #include "studies/cli/cli.h"
 #include "studies/genetic.h"
 #include "studies/parameter_variation.h"
@@ -48,8 +50,11 @@ class PyStudy {
       file_.parameters = WithOverrides(file_.parameters, overrides);
       file_.model = BuildModelAt(file_, file_.parameters);
     }
+    for (const auto& w : file_.warnings)
+      if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw py::error_already_set();
     layout_ = file_.model.Compile();
-    objectives_ = BuildObjectives(file_.objectives, layout_, file_.model.Theta0());
+    if (!file_.objectives.objectives.empty())  // a study to simulate only may have none
+      objectives_ = BuildObjectives(file_.objectives, layout_, file_.model.Theta0());
     Ranks& ranks = Ranks::World();
     EvaluatorOptions eo;
     eo.threads = threads ? threads : ranks.DefaultThreads();
@@ -69,6 +74,9 @@ class PyStudy {
   }
   const std::vector<std::string>& ObjectiveNames() const { return objectives_.valueNames; }
   int Column(const py::object& objective) const {
+    if (objectives_.valueNames.empty())
+      throw ValidationError("the study has no objectives: add them (objectives: {list: [...]}) to run ParameterVariation "
+                            "or GeneticOptimization on it");
     const std::string name = objective.is_none() ? file_.study.objective : objective.cast<std::string>();
     if (name.empty()) return 0;
     for (size_t k = 0; k < objectives_.valueNames.size(); ++k)
@@ -76,6 +84,29 @@ class PyStudy {
     std::string valid;
     for (const auto& n : objectives_.valueNames) valid += (valid.empty() ? "" : ", ") + n;
     throw ValidationError("objective = '" + name + "' is not an objective value of the study; valid: " + valid);
+  }
+
+  /// One run of the CPU reference solver at the nominal parameters: every sensor's rows
+  /// [t, values...] by sensor name (written every solution.sensors.writePeriod).
+  py::dict Simulate() const {
+    Model m = file_.model;
+    for (size_t i = 0; i < m.Sensors().size(); ++i) m.SetSensorOutput(SensorIndex{static_cast<int>(i)}, "", false, true);
+    Simulation sim(m);
+    {
+      py::gil_scoped_release free;
+      sim.SolveDynamic(file_.settings, file_.solver);
+    }
+    py::dict out;
+    for (size_t i = 0; i < m.Sensors().size(); ++i) {
+      const auto& rows = sim.GetSensorStoredData(SensorIndex{static_cast<int>(i)});
+      const size_t cols = rows.empty() ? 0 : rows.front().size();
+      py::array_t<double> a({rows.size(), cols});
+      auto w = a.mutable_unchecked<2>();
+      for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t c = 0; c < cols; ++c) w(static_cast<py::ssize_t>(r), static_cast<py::ssize_t>(c)) = rows[r][c];
+      out[py::str(layout_.sensorNames[i])] = a;
+    }
+    return out;
   }
 
   /// Batches over study parameters `names` (file parameters or theta paths).
@@ -256,6 +287,32 @@ py::object GeneticOptimizationPy(PyStudy& study, const py::dict& parameters, con
   return out;
 }
 
+/// Every item type with its field names (the study reader's and the Exudyn converter's list).
+struct FieldNames {
+  std::vector<std::string> names{"name"};
+  template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
+};
+template <class Variant, size_t... I> void AddItemTypes(py::dict& d, std::index_sequence<I...>) {
+  auto add = [&d](auto item) {
+    FieldNames f;
+    item.Fields(f);
+    d[py::str(decltype(item)::typeName)] = f.names;
+  };
+  (add(std::variant_alternative_t<I, Variant>{}), ...);
+}
+template <class Variant> void AddItemTypes(py::dict& d) {
+  AddItemTypes<Variant>(d, std::make_index_sequence<std::variant_size_v<Variant>>());
+}
+py::dict ItemTypes() {
+  py::dict d;
+  AddItemTypes<NodeItem>(d);
+  AddItemTypes<ObjectItem>(d);
+  AddItemTypes<MarkerItem>(d);
+  AddItemTypes<LoadItem>(d);
+  AddItemTypes<SensorItem>(d);
+  return d;
+}
+
 }  // namespace
 }  // namespace mbsweep
 
@@ -272,7 +329,10 @@ PYBIND11_MODULE(_core, m) {
            py::arg("backend") = "auto", py::arg("threads") = 0, py::arg("sets") = py::dict())
       .def_property_readonly("backend", &PyStudy::Backend)
       .def_property_readonly("parameterNames", &PyStudy::ParameterNames)
-      .def_property_readonly("objectiveNames", &PyStudy::ObjectiveNames);
+      .def_property_readonly("objectiveNames", &PyStudy::ObjectiveNames)
+      .def("simulate", &PyStudy::Simulate,
+           "One run of the CPU reference solver at the nominal parameters: {sensor name: rows [t, values...]}");
+  m.def("itemTypes", &ItemTypes, "{item type: [field names]} of every item the study files take");
 
   m.def("ParameterVariation", &ParameterVariationPy, py::arg("study"), py::arg("parameters"),
         py::arg("useLogSpace") = false, py::arg("addComputationIndex") = false, py::arg("resultsFile") = "",

@@ -14,13 +14,15 @@ The objective is one of the study's objective values (objective='name', default:
 file's study.objective or the first); a Python objective function is not taken. Run the
 same script under mpirun (mpirun -np 4 python3 script.py) to spread the batches over the
 ranks: rank 0 gets the results, the other ranks get None. mbsweep.run([...]) runs the command
-line in-process.
+line in-process. A model built in Exudyn becomes a study with mbsweep.from_exudyn(mbs,
+simulationSettings), a dict to add parameters, objectives and a study section to.
 """
 from ._core import Study, StudyFileError, ValidationError, __version__, rank, ranks, run
 from . import _core
+from .exudyn_model import from_exudyn
 
-__all__ = ["Study", "ParameterVariation", "GeneticOptimization", "ValidationError", "StudyFileError", "run", "rank", "ranks",
-           "__version__"]
+__all__ = ["Study", "ParameterVariation", "GeneticOptimization", "from_exudyn", "ValidationError", "StudyFileError",
+           "run", "rank", "ranks", "__version__"]
 
 
 def _check_study(study, function):
