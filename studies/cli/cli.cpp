@@ -134,6 +134,10 @@ int RunCli(const std::vector<std::string>& args) {
                  "above this many points a density plot (hexagonal cells) replaces the scatter plot (default 20000)", 0);
   plot->add_flag("--quiet,-q", o.quiet, "do not list the written files");
 
+  CLI::App* describe = app.add_subcommand(
+      "describe", "the item types, or one item's fields (kind, rule, default, earlier name) and sensor outputs");
+  describe->add_option("item", o.item, "item type, full or short name (MassPoint)");
+
   // under an MPI launcher every rank parses the same command line; rank 0 speaks for all
   Ranks* world = nullptr;
   try {
@@ -152,7 +156,7 @@ int RunCli(const std::vector<std::string>& args) {
     return app.exit(e) == 0 ? 0 : 1;  // --help/--version: 0; any usage error: 1
   }
   // sweep, optimize, sensitivity and identify spread their batches over the ranks (the other
-  // ranks serve rank 0 inside the command); simulate, compare and plot run on rank 0 alone
+  // ranks serve rank 0 inside the command); simulate, compare, plot and describe run on rank 0 alone
   const bool distributed = sweep->parsed() || optimize->parsed() || sensitivity->parsed() || identify->parsed();
   if (!ranks.IsRoot() && !distributed) return 0;
 
@@ -166,6 +170,7 @@ int RunCli(const std::vector<std::string>& args) {
     if (identify->parsed()) code = RunIdentify(o);
     if (compare->parsed()) code = RunCompare(o);
     if (plot->parsed()) code = RunPlot(o);
+    if (describe->parsed()) code = RunDescribe(o);
   } catch (const StudyFileError& e) {
     code = 2, what = e.what();
   } catch (const ValidationError& e) {

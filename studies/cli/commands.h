@@ -3,7 +3,7 @@
 /// its outputs into the output folder (results files, CSV, summary.json) and returns the exit
 /// code; input errors throw (StudyFileError, ValidationError), run-time failures throw
 /// std::runtime_error / SolverError. One file per subcommand in studies/cli/ (simulate.cpp,
-/// sweep.cpp, optimize.cpp, sensitivity.cpp, identify.cpp, compare.cpp, plot.cpp); what they
+/// sweep.cpp, optimize.cpp, sensitivity.cpp, identify.cpp, compare.cpp, plot.cpp, describe.cpp); what they
 /// share is in session.h.
 #pragma once
 
@@ -33,6 +33,7 @@ struct Options {
   bool plotLogX = false;             ///< plot: log parameter, time and generation axes
   bool plotLogY = false;             ///< plot: log value axes (else automatic: plot.py)
   std::uint64_t plotScatterLimit = 20000;  ///< plot: more points give a density plot
+  std::string item;                  ///< describe: item type ("" = all)
 };
 
 int RunSimulate(const Options& o);
@@ -42,5 +43,6 @@ int RunSensitivity(const Options& o);
 int RunIdentify(const Options& o);
 int RunCompare(const Options& o);
 int RunPlot(const Options& o);
+int RunDescribe(const Options& o);
 
 }  // namespace mbsweep::cli

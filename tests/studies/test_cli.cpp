@@ -236,7 +236,8 @@ TEST(Cli, InvalidInputGivesExitCode2WithThePosition) {
   const CliRun r = Cli({"simulate", file, "--out", dir});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("bad.yaml:3:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("physicsMass"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown field 'physicsMas' of ObjectMassPoint; did you mean 'mass'?"), std::string::npos)
+      << r.err;
   // a command that needs another study type
   const CliRun w = Cli({"optimize", Example("oscillator_variation.yaml"), "--out", dir});
   EXPECT_EQ(w.code, 2);
@@ -459,7 +460,7 @@ TEST(Cli, KilledOptimizationResumesToTheSameResult) {
 model:
   - NodePoint: {name: node, initialVelocities: [1, 0, 0]}
   - NodePointGround: {name: ground}
-  - ObjectMassPoint: {physicsMass: m, nodeNumber: node}
+  - ObjectMassPoint: {mass: m, nodeNumber: node}
   - MarkerNodeCoordinate: {name: mg, nodeNumber: ground, coordinate: 0}
   - MarkerNodeCoordinate: {name: mn, nodeNumber: node, coordinate: 0}
   - ObjectConnectorCoordinateSpringDamper: {name: spring, markerNumbers: [mg, mn], stiffness: k, damping: 8}
@@ -497,6 +498,30 @@ study:
   const std::string ta = ReadText(a + "/results.txt"), tb = ReadText(b + "/results.txt");
   EXPECT_EQ(ta.substr(ta.find('\n')), tb.substr(tb.find('\n')));  // all but the file name
   EXPECT_EQ(ReadText(a + "/history.csv"), ReadText(b + "/history.csv"));
+}
+
+// mbsweep describe: the item types, and one item's fields, rules, defaults, earlier names and
+// sensor outputs, from the item definitions.
+TEST(Cli, DescribeItemsFromTheirDefinitions) {
+  const CliRun all = Cli({"describe"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_EQ(all.out.rfind("nodes:\n  Node1D\n", 0), 0u) << all.out;
+  EXPECT_NE(all.out.find("\n  ObjectMassPoint (MassPoint)\n"), std::string::npos);
+  EXPECT_NE(all.out.find("\n  ObjectConnectorSpringDamperCubic\n"), std::string::npos);  // no short name
+  const CliRun body = Cli({"describe", "RigidBody"});
+  ASSERT_EQ(body.code, 0) << body.err;
+  EXPECT_EQ(body.out.rfind("ObjectRigidBody (short name RigidBody)\n", 0), 0u) << body.out;
+  EXPECT_NE(body.out.find("\n  mass          Real                  UReal (must be >= 0)   0\n"), std::string::npos)
+      << body.out;
+  EXPECT_NE(body.out.find("\n  centerOfMass  Vector3D              Real (must be finite)  [0, 0, 0]\n"),
+            std::string::npos);
+  EXPECT_NE(body.out.find("\n  physicsInertia: read as inertia\n"), std::string::npos);
+  EXPECT_NE(body.out.find("\nSensorBody outputVariableType: Position, Displacement, Velocity"), std::string::npos);
+  EXPECT_EQ(Cli({"describe", "ObjectRigidBody"}).out, body.out);
+  const CliRun bad = Cli({"describe", "MasPoint"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "error: describe: 'MasPoint' is not an item type; did you mean 'MassPoint'? (mbsweep describe "
+                     "lists them)\n");
 }
 
 }  // namespace
