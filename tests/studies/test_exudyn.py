@@ -6,6 +6,8 @@ rigid body on a spherical joint under gravity (generalized-alpha with Exudyn's d
 settings). Run by ctest with the set-up's virtual environment:
     python -m unittest tests/studies/test_exudyn.py
 """
+import os
+import tempfile
 import unittest
 import warnings
 
@@ -44,8 +46,9 @@ def assert_signals_equal(test, exudyn_rows, mbsweep_rows):
     np.testing.assert_allclose(mbsweep_rows[:, 1:], exudyn_rows[:, 1:], rtol=0, atol=RTOL * scale)
 
 
-def oscillator(mass=1.6, spring=4000.0):
-    """parameterVariationExample's oscillator (Exudyn 1.13 names)."""
+def oscillator(mass=1.6, spring=4000.0, fileName=""):
+    """parameterVariationExample's oscillator (Exudyn 1.13 names); the force sensor also
+    writes `fileName` if given."""
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     n = mbs.AddNode(Point(referenceCoordinates=[0.5, 0, 0], initialCoordinates=[-0.08, 0, 0],
@@ -56,7 +59,8 @@ def oscillator(mass=1.6, spring=4000.0):
     m1 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n, coordinate=0))
     spring = mbs.AddObject(CoordinateSpringDamper(markerNumbers=[m0, m1], stiffness=spring, damping=8))
     mbs.AddLoad(LoadCoordinate(markerNumber=m1, load=80))
-    mbs.AddSensor(SensorObject(objectNumber=spring, storeInternal=True, outputVariableType=exu.OutputVariableType.Force))
+    mbs.AddSensor(SensorObject(objectNumber=spring, storeInternal=True, writeToFile=bool(fileName), fileName=fileName,
+                               outputVariableType=exu.OutputVariableType.Force))
     s = exu.SimulationSettings()
     s.timeIntegration.numberOfSteps = 1000
     s.timeIntegration.endTime = 1
@@ -134,6 +138,38 @@ class FromExudynTest(unittest.TestCase):
             _, m, settings = oscillator(mass, spring)
             force = run_exudyn(m, settings)[0]
             self.assertAlmostEqual(value, np.max(np.abs(force[:, 1])), delta=RTOL * abs(value))
+
+    def test_parameter_variation_example_values(self):
+        # the example's study: the error of the spring force against a reference run (Exudyn's
+        # sensor file at the nominal values), sqrt(sum diff^2)/steps*tEnd, over a mass x spring
+        # grid; Exudyn's ParameterVariation (serial) evaluates it with Exudyn's own runs
+        from exudyn.processing import ParameterVariation as ExudynParameterVariation
+        with tempfile.TemporaryDirectory() as d:
+            reference = os.path.join(d, "reference.txt")
+            SC, mbs, s = oscillator(fileName=reference)
+            run_exudyn(mbs, s)
+            referenceForce = np.loadtxt(reference, comments="#", delimiter=",")[:, 1]
+
+            def error(p):
+                _, m, settings = oscillator(p["mass"], p["spring"])
+                force = run_exudyn(m, settings)[0][:, 1]
+                return np.sqrt(np.sum((force - referenceForce) ** 2)) / 1000 * 1
+
+            grid = {"mass": (1.5, 1.7, 3), "spring": (3000, 5000, 3)}
+            [exudynP, exudynValues] = ExudynParameterVariation(error, grid, useMultiProcessing=False,
+                                                                 showProgress=False)
+            study = mbsweep.from_exudyn(mbs, s, objectives={"samplePeriod": 5e-3, "list": [
+                {"name": "error", "kind": "ErrorExudyn", "sensor": 0, "signalFile": reference, "errorDivisor": 1000}]})
+            [p, values] = mbsweep.ParameterVariation(
+                mbsweep.Study(study, backend="cpu"),
+                {"object0.mass": grid["mass"], "object1.stiffness": grid["spring"]})
+            np.testing.assert_array_equal(p["object0.mass"], exudynP["mass"])
+            np.testing.assert_array_equal(p["object1.stiffness"], exudynP["spring"])
+            self.assertLess(values[4], 1e-9)  # the reference point: only the file's 10-digit rounding
+            np.testing.assert_allclose(values, exudynValues, rtol=0, atol=RTOL * np.max(exudynValues))
+            # the example's published values2[-1] (its refined 16 x 16 grid ends at this grid's last
+            # point), computed there from both signals' 10-digit sensor files: 2.5e-11 apart
+            self.assertAlmostEqual(values[-1], 1.8943208246113492, delta=1e-9)
 
     def test_genetic_optimization_slider_crank_model(self):
         # near the analytic optimum (-0.075, -0.15; there the frame moves by round-off only) and
