@@ -132,26 +132,13 @@ template <class T> void PrintItem() {
   if (!BodyOutputs<T>::Of().empty()) std::printf("\nSensorBody outputVariableType: %s\n", BodyOutputs<T>::Of().c_str());
 }
 
-template <class Variant, size_t... I>
-void AddTypes(std::vector<TypeInfo>& out, const char* category, std::index_sequence<I...>) {
-  (out.push_back(TypeInfo{std::variant_alternative_t<I, Variant>::typeName,
-                          ItemShortName<std::variant_alternative_t<I, Variant>>::value
-                              ? ItemShortName<std::variant_alternative_t<I, Variant>>::value
-                              : "",
-                          category, &PrintItem<std::variant_alternative_t<I, Variant>>}),
-   ...);
-}
-template <class Variant> void AddTypes(std::vector<TypeInfo>& out, const char* category) {
-  AddTypes<Variant>(out, category, std::make_index_sequence<std::variant_size_v<Variant>>());
-}
-
 std::vector<TypeInfo> Types() {
   std::vector<TypeInfo> t;
-  AddTypes<NodeItem>(t, "nodes");
-  AddTypes<ObjectItem>(t, "objects");
-  AddTypes<MarkerItem>(t, "markers");
-  AddTypes<LoadItem>(t, "loads");
-  AddTypes<SensorItem>(t, "sensors");
+  ForEachItemType([&t](auto item, const char* category) {
+    using T = decltype(item);
+    const char* shortName = ItemShortName<T>::value;
+    t.push_back(TypeInfo{T::typeName, shortName ? shortName : "", std::string(category) + "s", &PrintItem<T>});
+  });
   return t;
 }
 

@@ -292,24 +292,13 @@ struct FieldNames {
   std::vector<std::string> names{"name"};
   template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
 };
-template <class Variant, size_t... I> void AddItemTypes(py::dict& d, std::index_sequence<I...>) {
-  auto add = [&d](auto item) {
+py::dict ItemTypes() {
+  py::dict d;
+  ForEachItemType([&d](auto item, const char*) {
     FieldNames f;
     item.Fields(f);
     d[py::str(decltype(item)::typeName)] = f.names;
-  };
-  (add(std::variant_alternative_t<I, Variant>{}), ...);
-}
-template <class Variant> void AddItemTypes(py::dict& d) {
-  AddItemTypes<Variant>(d, std::make_index_sequence<std::variant_size_v<Variant>>());
-}
-py::dict ItemTypes() {
-  py::dict d;
-  AddItemTypes<NodeItem>(d);
-  AddItemTypes<ObjectItem>(d);
-  AddItemTypes<MarkerItem>(d);
-  AddItemTypes<LoadItem>(d);
-  AddItemTypes<SensorItem>(d);
+  });
   return d;
 }
 

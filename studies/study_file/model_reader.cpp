@@ -544,25 +544,13 @@ std::vector<NamedParameter> ReadParameters(const Reader& r, const Section& top) 
   return out;
 }
 
-namespace {
-template <class Variant, size_t... I> void AddAliases(std::vector<FieldAlias>& out, std::index_sequence<I...>) {
-  (out.insert(out.end(), ItemFieldAliases<std::variant_alternative_t<I, Variant>>::begin(),
-              ItemFieldAliases<std::variant_alternative_t<I, Variant>>::end()),
-   ...);
-}
-template <class Variant> void AddAliases(std::vector<FieldAlias>& out) {
-  AddAliases<Variant>(out, std::make_index_sequence<std::variant_size_v<Variant>>());
-}
-}  // namespace
-
 std::string CurrentFieldPath(const std::string& path) {
   static const std::vector<FieldAlias> aliases = [] {
     std::vector<FieldAlias> a;
-    AddAliases<NodeItem>(a);
-    AddAliases<ObjectItem>(a);
-    AddAliases<MarkerItem>(a);
-    AddAliases<LoadItem>(a);
-    AddAliases<SensorItem>(a);
+    ForEachItemType([&a](auto item, const char*) {
+      using T = decltype(item);
+      a.insert(a.end(), ItemFieldAliases<T>::begin(), ItemFieldAliases<T>::end());
+    });
     return a;
   }();
   const size_t dot = path.find('.');
