@@ -8,6 +8,8 @@
 /// mbsweep::backends, which links every backend this build has).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +42,9 @@ struct BatchProblem {
   /// [t, the value sampled for objective 0, 1, ...]. 0 rows: none (see RequestSignals).
   int signalRows = 0;
   int signalStride = 1;
+  /// Progress inside the batch: the CPU evaluators (cpu, cpu-jit) add each system they finish,
+  /// a few at a time, while they run; other evaluators leave it. Null: not counted.
+  std::atomic<std::uint64_t>* finished = nullptr;
 
   int ThetaSize() const { return layout ? layout->ThetaSize() : 0; }
   int NumValues() const { return objectives.set.NumValues(); }

@@ -6,6 +6,8 @@
 /// are plain data, so that they cross from the program into a compiled model's shared object.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -33,6 +35,7 @@ struct SystemRangeArgs {
   SolveInfo* info = nullptr;                              ///< per system
   Real* signals = nullptr;                                ///< nSystems x signalRows x signalWidth
   int* signalCount = nullptr;                             ///< per system
+  std::atomic<std::uint64_t>* finished = nullptr;         ///< systems finished so far (null: not counted)
 };
 
 /// A fingerprint of the plain data that crosses into a compiled model (checked when one is
@@ -84,6 +87,7 @@ void RunSystemRange(const LayoutView& L, const SystemRangeArgs& a, int* next) {
       if (a.signalRows > 0) a.signalCount[s] = obs.signalRows;
       if (info.status == SolveStatus::ok) obs.Finalize(a.values + s * static_cast<size_t>(a.nValues));
     }
+    if (a.finished) a.finished->fetch_add(static_cast<std::uint64_t>(end - begin), std::memory_order_relaxed);
   }
 }
 

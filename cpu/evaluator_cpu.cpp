@@ -38,6 +38,7 @@ BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backe
   a.info = r.info.data();
   a.signals = r.signals.data();
   a.signalCount = r.signalCount.data();
+  a.finished = p.finished;
   int next = 0;
   auto worker = [&]() { run(a, &next); };
   const int nThreads = std::min(threads, std::max(1, (p.nSystems + 7) / 8));

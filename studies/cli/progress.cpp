@@ -55,9 +55,25 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit, boo
 Progress::~Progress() { Finish(); }
 
 void Progress::Update(std::uint64_t done, const std::string& detail) {
-  done_ = done;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  done_ = std::max(done_, done);
   detail_ = detail;
   Draw(false);
+}
+
+void Progress::Follow(const std::atomic<std::uint64_t>& finished, std::uint64_t offset) {
+  if (!enabled_ || follower_.joinable()) return;
+  follower_ = std::thread([this, &finished, offset] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!finished_) {
+      stop_.wait_for(lock, std::chrono::milliseconds(200));
+      const std::uint64_t done = offset + finished.load(std::memory_order_relaxed);
+      if (!finished_ && done > done_) {
+        done_ = done;
+        Draw(false);
+      }
+    }
+  });
 }
 
 void Progress::Draw(bool force) {
@@ -80,8 +96,13 @@ void Progress::Draw(bool force) {
 }
 
 void Progress::Finish() {
-  if (finished_) return;
-  finished_ = true;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (finished_) return;
+    finished_ = true;
+  }
+  stop_.notify_all();
+  if (follower_.joinable()) follower_.join();
   if (drawn_ && (terminal_ || drawnDone_ != done_)) {  // a line only if it says more
     Draw(true);
     if (terminal_) std::fputc('\n', stderr);

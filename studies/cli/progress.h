@@ -6,9 +6,13 @@
 /// last one at the end if any was written.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace mbsweep::cli {
 
@@ -18,8 +22,13 @@ class Progress {
   /// units already done before this run (a resumed study), left out of the rate.
   Progress(std::string label, std::uint64_t total, std::string unit, bool quiet, std::uint64_t start = 0);
   ~Progress();
-  /// Sets the number of finished units (monotone) and the detail shown after them ("" none).
+  /// Sets the number of finished units (monotone: a smaller count is ignored) and the detail
+  /// shown after them ("" none).
   void Update(std::uint64_t done, const std::string& detail = "");
+  /// Also counts what finishes inside a long step (the systems of a chunk being evaluated):
+  /// `offset` + `finished` is read every 0.2 s on a thread of its own until Finish(), and shown
+  /// when it is ahead of the last Update. `finished` must outlive this Progress's Finish().
+  void Follow(const std::atomic<std::uint64_t>& finished, std::uint64_t offset);
   /// Draws the final state (if anything was drawn) and ends the line.
   void Finish();
   /// "[######......]  45.2%  1234/4096 systems  5.2e+03 systems/s  ETA 0:12" (no colours;
@@ -29,6 +38,9 @@ class Progress {
 
  private:
   void Draw(bool force);
+  std::mutex mutex_;  ///< Update, Finish and the follower's updates draw one at a time
+  std::condition_variable stop_;
+  std::thread follower_;
   std::string label_, unit_, detail_;
   std::uint64_t total_ = 0, done_ = 0, start_count_ = 0, drawnDone_ = 0;
   bool enabled_ = false, terminal_ = false, drawn_ = false, finished_ = false;

@@ -95,7 +95,8 @@ void Session::OpenFolder(const Options& o, const std::string& command, const std
 
 BatchResult Session::Run(const Points& points, std::vector<std::string>& why) const {
   const std::vector<double> rows = StudyRows(mapping, points);
-  const BatchProblem p = MakeBatch(layout, *map, rows, file.solver, file.settings, objectives);
+  BatchProblem p = MakeBatch(layout, *map, rows, file.solver, file.settings, objectives);
+  p.finished = &systemsFinished;
   BatchResult r = evaluator->Evaluate(p);
   why.assign(static_cast<size_t>(r.nSystems), "");
   for (int i = 0; i < r.nSystems; ++i)

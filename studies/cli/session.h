@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -63,6 +64,9 @@ struct Session {
   CompiledObjectives objectives;
   int column = 0;  ///< the study's objective value
   std::unique_ptr<Evaluator> evaluator;
+  /// Systems the CPU evaluators finished in this process so far, counted while they run (the
+  /// progress inside a chunk; BatchProblem::finished).
+  mutable std::atomic<std::uint64_t> systemsFinished{0};
   std::string backend;
   double evaluationSeconds = 0;
   std::uint64_t evaluated = 0;

@@ -129,6 +129,7 @@ int RunSweep(const Options& o) {
   std::optional<Progress> progress;  // started once the resumed rows are known
   CallbackSink startProgress([](const StudyRowChunk&) {}, [&](std::uint64_t resumedRows) {
     progress.emplace("sweep", plan.total, "systems", o.quiet, resumedRows);
+    progress->Follow(s.systemsFinished, resumedRows);  // inside a chunk too (cpu, cpu-jit)
   });
   sinks.push_back(&startProgress);
   const ChunkedStudyRun run = RunChunkedStudy(plan, SweepChunks(s, source), sinks, [&](std::uint64_t end) {

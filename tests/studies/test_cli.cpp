@@ -404,7 +404,21 @@ TEST(Cli, ProgressLinesWhenStderrIsNotATerminal) {
                             "--chunk", "64", "--backend", "cpu"});
   const CliRun identify = Cli({"identify", std::string(MBSWEEP_EXAMPLES_DIR) + "/oscillator_identification.yaml",
                                "--out", out + "_id", "--backend", "cpu"});
+  // one chunk of 2^15 systems on one thread (about 0.7 s here): lines inside the chunk count the
+  // systems finished so far
+  const CliRun chunk = Cli({"sweep", Example("oscillator_sobol_scan.yaml"), "--out", out + "_chunk", "--count", "32768",
+                            "--chunk", "32768", "--backend", "cpu", "--threads", "1"});
   ::unsetenv("MBSWEEP_PROGRESS_SECONDS");
+  ASSERT_EQ(chunk.code, 0) << chunk.err;
+  int inside = 0;
+  std::istringstream lines(chunk.err);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t slash = line.find("/32768 systems");
+    if (line.rfind("sweep: ", 0) != 0 || slash == std::string::npos) continue;
+    const long done = std::stol(line.substr(line.rfind(' ', slash) + 1));
+    if (done > 0 && done < 32768) ++inside;
+  }
+  EXPECT_GE(inside, 1) << chunk.err;
   ASSERT_EQ(sweep.code, 0) << sweep.err;
   EXPECT_NE(sweep.err.find("sweep:   25.0%  64/256 systems  "), std::string::npos) << sweep.err;
   EXPECT_NE(sweep.err.find("sweep:  100.0%  256/256 systems  "), std::string::npos) << sweep.err;
