@@ -214,10 +214,18 @@ class FromExudynTest(unittest.TestCase):
 
     def test_explicit_solver_type_is_taken(self):
         SC, mbs, s = oscillator()
+        s.timeIntegration.solverType = exu.DynamicSolverType.ODE23  # SolveDynamic's argument wins, as in Exudyn
         study = mbsweep.from_exudyn(mbs, s, solverType=exu.DynamicSolverType.RK44)
         self.assertEqual(study["solver"], "RK44")
+        self.assertNotIn("solverType", study["simulationSettings"]["timeIntegration"])
         assert_signals_equal(self, run_exudyn(mbs, s, exu.DynamicSolverType.RK44)[0],
                              mbsweep.Study(study, backend="cpu").simulate()["sensor0"])
+        # without the argument, Exudyn 1.13 runs the settings' timeIntegration.solverType
+        SC, mbs, s = oscillator()
+        s.timeIntegration.solverType = exu.DynamicSolverType.RK44
+        study = mbsweep.from_exudyn(mbs, s)
+        self.assertEqual(study["simulationSettings"]["timeIntegration"]["solverType"], "RK44")
+        assert_signals_equal(self, run_exudyn(mbs, s)[0], mbsweep.Study(study, backend="cpu").simulate()["sensor0"])
 
 
 @unittest.skipIf(exu is None, "Exudyn is not installed (scripts/setup.sh installs it from PyPI)")

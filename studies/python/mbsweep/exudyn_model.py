@@ -50,8 +50,9 @@ def from_exudyn(mbs, simulationSettings=None, solverType=None, **sections):
         settings = _settings(simulationSettings)
         if settings:
             study["simulationSettings"] = settings
-    if solverType is not None:
+    if solverType is not None:  # as in exu.SolveDynamic, it takes the place of the settings' solverType
         study["solver"] = _enum_name(solverType)
+        study.get("simulationSettings", {}).get("timeIntegration", {}).pop("solverType", None)
     for key, value in sections.items():
         if key not in ("parameters", "objectives", "study"):
             raise TypeError(f"from_exudyn: unknown argument '{key}' (study sections: parameters, objectives, study)")
