@@ -6,7 +6,6 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "common/items.h"

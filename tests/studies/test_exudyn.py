@@ -228,6 +228,23 @@ class FromExudynTest(unittest.TestCase):
         assert_signals_equal(self, run_exudyn(mbs, s)[0], mbsweep.Study(study, backend="cpu").simulate()["sensor0"])
 
 
+    def test_every_shared_item_type_converts(self):
+        # Exudyn's dict of each item type's defaults (what mbs.GetObject(i) gives for an item
+        # added with no arguments) converts to fields mbsweep's item of that type takes
+        import exudyn.itemInterface as items
+        from mbsweep.exudyn_model import _CATEGORIES, _item
+        types = mbsweep.itemTypes()
+        shared = [t for t in types if hasattr(items, t)]
+        self.assertEqual(sorted(set(types) - set(shared)), ["ObjectConnectorSpringDamperCubic"])  # mbsweep's own
+        for typeName in shared:
+            [(category, typeKey, prefix)] = [(c, k, p) for c, _, _, k, p in _CATEGORIES if typeName.startswith(p)
+                                             and typeName[len(p):] == dict(getattr(items, typeName)()).get(k)]
+            [(converted, fields)] = _item(dict(getattr(items, typeName)()), category, 0, typeKey, prefix,
+                                          types).items()
+            self.assertEqual(converted, typeName)
+            self.assertTrue(set(fields) <= set(types[typeName]), typeName)
+
+
 @unittest.skipIf(exu is None, "Exudyn is not installed (scripts/setup.sh installs it from PyPI)")
 class FromExudynRefusalsTest(unittest.TestCase):
     def test_python_user_function_names_the_item(self):

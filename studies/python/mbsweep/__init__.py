@@ -17,12 +17,12 @@ ranks: rank 0 gets the results, the other ranks get None. mbsweep.run([...]) run
 line in-process. A model built in Exudyn becomes a study with mbsweep.from_exudyn(mbs,
 simulationSettings), a dict to add parameters, objectives and a study section to.
 """
-from ._core import Study, StudyFileError, ValidationError, __version__, rank, ranks, run
+from ._core import Study, StudyFileError, ValidationError, __version__, itemTypes, rank, ranks, run
 from . import _core
 from .exudyn_model import from_exudyn
 
-__all__ = ["Study", "ParameterVariation", "GeneticOptimization", "from_exudyn", "ValidationError", "StudyFileError",
-           "run", "rank", "ranks", "__version__"]
+__all__ = ["Study", "ParameterVariation", "GeneticOptimization", "from_exudyn", "itemTypes", "ValidationError",
+           "StudyFileError", "run", "rank", "ranks", "__version__"]
 
 
 def _check_study(study, function):
