@@ -187,6 +187,43 @@ class FromExudynTest(unittest.TestCase):
             reference = np.max(np.abs(exudyn_rows[:, 1])) + np.max(np.abs(exudyn_rows[:, 2]))
             self.assertAlmostEqual(objective, reference, delta=RTOL * reference)
 
+    def test_genetic_optimization_slider_crank(self):
+        # geneticOptimizationSliderCrank's study, cut to 3 generations of 10: Exudyn's
+        # GeneticOptimization on Exudyn's runs against mbsweep's on the converted model, whose
+        # offsets s1 and s2 enter the crank's and rod's nodes and markers as expressions
+        from exudyn.processing import GeneticOptimization as ExudynGeneticOptimization
+
+        def objective(p):
+            _, m, settings = slider_crank(p["s1"], p["s2"])
+            rows = run_exudyn(m, settings)[0]
+            return np.max(np.abs(rows[:, 1])) + np.max(np.abs(rows[:, 2]))
+
+        ranges = {"s1": (-0.1, 0.1), "s2": (-0.3, 0.3)}
+        options = dict(numberOfGenerations=3, populationSize=10, elitistRatio=0.2, crossoverProbability=0.1,
+                       rangeReductionFactor=0.5, randomizerInitialization=0)
+        [exudynOpt, exudynValue, exudynList, exudynValues] = ExudynGeneticOptimization(
+            objective, ranges, useMultiProcessing=False, showProgress=False, **options)
+        SC, mbs, s = slider_crank(0.05, 0.15)
+        study = mbsweep.from_exudyn(
+            mbs, s, parameters={"s1": 0.05, "s2": 0.15},
+            expressions={"node2.referenceCoordinates[0]": "s1", "node3.referenceCoordinates[0]": "0.1+s2",
+                         "marker5.localPosition[0]": "-s1", "marker6.localPosition[0]": "0.1-s1",
+                         "marker7.localPosition[0]": "-s2", "marker8.localPosition[0]": "0.3-s2"},
+            objectives={"samplePeriod": 0.01, "weightedSum": True, "list": [
+                {"name": "maxX", "kind": "MaxAbs", "sensor": 0, "component": 0},
+                {"name": "maxY", "kind": "MaxAbs", "sensor": 0, "component": 1}]})
+        [pOpt, vOpt, pList, vList] = mbsweep.GeneticOptimization(
+            mbsweep.Study(study, backend="cpu"), ranges, objective="weightedSum", randomStream="numpy", **options)
+        for k in ranges:  # the same individuals (Exudyn's random numbers), so the same optimum
+            np.testing.assert_array_equal(pList[k], exudynList[k])
+            self.assertEqual(pOpt[k], exudynOpt[k])
+        np.testing.assert_allclose(vList, exudynValues, rtol=RTOL, atol=0)
+        self.assertAlmostEqual(vOpt, exudynValue, delta=RTOL * exudynValue)
+        with self.assertRaises(ValueError) as e:
+            mbsweep.from_exudyn(mbs, s, expressions={"marker55.localPosition[0]": "-s1"})
+        self.assertEqual(str(e.exception), "from_exudyn: expressions: 'marker55.localPosition[0]': no item is named "
+                                           "'marker55'")
+
     def test_rigid_body_3d_on_a_spherical_joint(self):
         SC = exu.SystemContainer()
         mbs = SC.AddSystem()

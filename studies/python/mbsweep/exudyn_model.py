@@ -6,6 +6,7 @@ returns the study as a dict, ready for mbsweep.Study or to be extended with para
 objectives and a study section.
 """
 import math
+import re
 
 from . import _core
 
@@ -30,12 +31,16 @@ _NO_EFFECT = ("show.", "parallel.", "solution.file.", "solution.restart.", "solu
               "linearSolver.showCausingItems")
 
 
-def from_exudyn(mbs, simulationSettings=None, solverType=None, **sections):
+def from_exudyn(mbs, simulationSettings=None, solverType=None, expressions=None, **sections):
     """The Exudyn model `mbs` (an exudyn MainSystem) as a study dict: its items in insertion
     order under Exudyn's names, `simulationSettings` (an exudyn.SimulationSettings; the values
     that differ from Exudyn's defaults) and the solver (`solverType` as passed to
     exu.SolveDynamic, else simulationSettings.timeIntegration.solverType). Further keyword
     arguments are added as study sections (parameters=, objectives=, study=).
+
+    `expressions` ({'marker5.localPosition[0]': '-s1', ...}: item name, field and entry) turns
+    fields into expressions of the study's parameters, for a parameter that enters several
+    fields (a centre-of-mass offset moves a node and the markers on its body).
 
     A Python user function (loadUserFunction, springForceUserFunction, ...) is refused with a
     TypeError naming the item; an Exudyn item or a non-default field that mbsweep does not have
@@ -46,6 +51,8 @@ def from_exudyn(mbs, simulationSettings=None, solverType=None, **sections):
         items[category] = [_item(getattr(mbs, get)(i), category, i, typeKey, prefix, types)
                            for i in range(getattr(mbs.systemData, count)())]
     study = {"model": _in_reference_order(items)}
+    for path, expression in (expressions or {}).items():
+        _set_expression(study["model"], path, expression)
     if simulationSettings is not None:
         settings = _settings(simulationSettings)
         if settings:
@@ -134,6 +141,29 @@ def _redundant_transformation(key, value, d):
     R = np.asarray(d.get("referenceRotation", np.eye(3)), dtype=float)
     return (T.shape == (4, 4) and np.array_equal(T[:3, :3], R) and np.array_equal(T[3], [0, 0, 0, 1])
             and np.array_equal(T[:3, 3], np.asarray(d.get(position, np.zeros(3)), dtype=float)))
+
+
+def _set_expression(model, path, expression):
+    """Sets the field entry `path` ("name.field", "name.field[i]" or "name.field[i][j]") of the
+    item called `name` to the expression text."""
+    match = re.fullmatch(r"([^.\[\]]+)\.([A-Za-z_]\w*)((?:\[\d+\])*)", path)
+    if not match:
+        raise ValueError(f"from_exudyn: expressions: '{path}' is not 'itemName.field' or 'itemName.field[i]'")
+    name, field, indices = match.group(1), match.group(2), [int(i) for i in re.findall(r"\d+", match.group(3))]
+    found = [fields for item in model for fields in item.values() if fields.get("name") == name]
+    if len(found) != 1:
+        raise ValueError(f"from_exudyn: expressions: '{path}': " +
+                         (f"no item is named '{name}'" if not found else f"{len(found)} items are named '{name}'"))
+    fields = found[0]
+    if field not in fields:
+        raise ValueError(f"from_exudyn: expressions: '{path}': item '{name}' has no field '{field}' set (fields: "
+                         f"{', '.join(k for k in fields if k != 'name')})")
+    container, key = fields, field
+    for i in indices:
+        if not isinstance(container[key], list) or i >= len(container[key]):
+            raise ValueError(f"from_exudyn: expressions: '{path}': no entry [{i}] in {container[key]!r}")
+        container, key = container[key], i
+    container[key] = str(expression)
 
 
 def _exudyn_default(typeName, key):
