@@ -49,6 +49,12 @@ template <class T> struct ItemShortName<T, std::void_t<decltype(T::shortName)>> 
   static constexpr const char* value = T::shortName;
 };
 
+/// A field visitor that collects the field names (FieldNamesOf).
+struct FieldNameCollector {
+  std::vector<std::string> names;
+  template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
+};
+
 /// 3x3 matrix, row-major; defaults to the identity (rotation matrices in Exudyn do).
 struct Matrix3D {
   std::array<Real, 9> data{1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -121,5 +127,14 @@ struct SensorCommon {
 const char* OutputVariableTypeName(OutputVariableType t);
 /// Parses an output variable type name; throws ValidationError listing the valid names.
 OutputVariableType ParseOutputVariableType(const std::string& name);
+
+/// The fields a study file may give for an item of type T: "name", then its Fields() in order.
+template <class T> std::vector<std::string> FieldNamesOf() {
+  FieldNameCollector c;
+  c.names.emplace_back("name");
+  T item{};
+  item.Fields(c);
+  return c.names;
+}
 
 }  // namespace mbsweep

@@ -24,18 +24,21 @@ using MarkerItem = std::variant<MBS_MARKER_TYPES>;
 using LoadItem = std::variant<MBS_LOAD_TYPES>;
 using SensorItem = std::variant<MBS_SENSOR_TYPES>;
 
+namespace detail {
 template <class Variant, class F, size_t... I>
 void ForEachAlternative(F& f, const char* category, std::index_sequence<I...>) {
   (f(std::variant_alternative_t<I, Variant>{}, category), ...);
 }
+}  // namespace detail
+
 /// Calls f(item, category) with a default item of every type, nodes first, then objects,
 /// markers, loads and sensors ("node", "object", "marker", "load", "sensor").
 template <class F> void ForEachItemType(F&& f) {
-  ForEachAlternative<NodeItem>(f, "node", std::make_index_sequence<std::variant_size_v<NodeItem>>());
-  ForEachAlternative<ObjectItem>(f, "object", std::make_index_sequence<std::variant_size_v<ObjectItem>>());
-  ForEachAlternative<MarkerItem>(f, "marker", std::make_index_sequence<std::variant_size_v<MarkerItem>>());
-  ForEachAlternative<LoadItem>(f, "load", std::make_index_sequence<std::variant_size_v<LoadItem>>());
-  ForEachAlternative<SensorItem>(f, "sensor", std::make_index_sequence<std::variant_size_v<SensorItem>>());
+  detail::ForEachAlternative<NodeItem>(f, "node", std::make_index_sequence<std::variant_size_v<NodeItem>>());
+  detail::ForEachAlternative<ObjectItem>(f, "object", std::make_index_sequence<std::variant_size_v<ObjectItem>>());
+  detail::ForEachAlternative<MarkerItem>(f, "marker", std::make_index_sequence<std::variant_size_v<MarkerItem>>());
+  detail::ForEachAlternative<LoadItem>(f, "load", std::make_index_sequence<std::variant_size_v<LoadItem>>());
+  detail::ForEachAlternative<SensorItem>(f, "sensor", std::make_index_sequence<std::variant_size_v<SensorItem>>());
 }
 
 }  // namespace mbsweep

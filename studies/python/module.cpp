@@ -288,16 +288,11 @@ py::object GeneticOptimizationPy(PyStudy& study, const py::dict& parameters, con
 }
 
 /// Every item type with its field names (the study reader's and the Exudyn converter's list).
-struct FieldNames {
-  std::vector<std::string> names{"name"};
-  template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
-};
 py::dict ItemTypes() {
   py::dict d;
   ForEachItemType([&d](auto item, const char*) {
-    FieldNames f;
-    item.Fields(f);
-    d[py::str(decltype(item)::typeName)] = f.names;
+    using T = decltype(item);
+    d[py::str(T::typeName)] = FieldNamesOf<T>();
   });
   return d;
 }

@@ -88,11 +88,17 @@ template <class Tag> constexpr Category CategoryOf() {
 template <class T, class V> struct IsAlternative : std::false_type {};
 template <class T, class... A> struct IsAlternative<T, std::variant<A...>> : std::bool_constant<(std::is_same_v<T, A> || ...)> {};
 
-/// Collects the field names of an item.
-struct FieldNameCollector {
-  std::vector<std::string> names;
-  template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
-};
+/// The category an item type belongs to.
+template <class T> constexpr Category CategoryOfItem() {
+  if constexpr (IsAlternative<T, NodeItem>::value) return Category::Node;
+  else if constexpr (IsAlternative<T, ObjectItem>::value) return Category::Object;
+  else if constexpr (IsAlternative<T, MarkerItem>::value) return Category::Marker;
+  else if constexpr (IsAlternative<T, LoadItem>::value) return Category::Load;
+  else {
+    static_assert(IsAlternative<T, SensorItem>::value, "an item type");
+    return Category::Sensor;
+  }
+}
 
 /// Valid keys of a time function of each type ("type" first).
 std::vector<std::string> TimeFunctionKeys(const std::string& type) {
@@ -172,7 +178,7 @@ class ModelBuilder {
   const std::vector<std::string>& IgnoredVisualization() const { return ignoredVisualization_; }
 
  private:
-  template <class T> void BuildItem(Category c, const YAML::Node& typeKey, const YAML::Node& fields);
+  template <class T> void BuildItem(const YAML::Node& typeKey, const YAML::Node& fields);
   /// The fields of an item of `type`: a field's name before Exudyn 1.12.258 is read as its
   /// current one, visualization fields (`visualization`, `Vshow`, `Vcolor`, ...) are left out
   /// (and noted), any other key that is not in `valid` is an error.
@@ -208,37 +214,29 @@ class ModelBuilder {
   static std::string FieldSuggestion(const std::string& key, const std::vector<std::string>& valid, Aliases aliases) {
     std::vector<std::string> names = valid;
     for (const FieldAlias& a : aliases) names.emplace_back(a.old);
-    std::string near = Closest(key, names);
+    const std::string near = Closest(key, names);
+    if (!IsClose(key, near)) return Suggestion(key, valid);
     for (const FieldAlias& a : aliases)
-      if (near == a.old) near = a.current;
-    return IsClose(key, Closest(key, names)) ? "; did you mean '" + near + "'?" : Suggestion(key, valid);
+      if (near == a.old) return "; did you mean '" + std::string(a.current) + "'?";
+    return "; did you mean '" + near + "'?";
   }
   /// Exudyn's visualization fields: `visualization` and the V-prefixed keys of its item dicts.
   static bool IsVisualizationField(const std::string& key) {
     return key == "visualization" || (key.size() > 1 && key[0] == 'V' && std::islower(static_cast<unsigned char>(key[1])));
   }
-  using BuildFn = void (ModelBuilder::*)(Category, const YAML::Node&, const YAML::Node&);
+  using BuildFn = void (ModelBuilder::*)(const YAML::Node&, const YAML::Node&);
   struct TypeEntry {
     std::string name;
     const char* shortName;  ///< Exudyn's short name, or nullptr
-    Category category;
     BuildFn build;
   };
-  template <class Variant, size_t... I>
-  static void Register(std::vector<TypeEntry>& out, Category c, std::index_sequence<I...>) {
-    (out.push_back(TypeEntry{std::variant_alternative_t<I, Variant>::typeName,
-                             ItemShortName<std::variant_alternative_t<I, Variant>>::value, c,
-                             &ModelBuilder::BuildItem<std::variant_alternative_t<I, Variant>>}),
-     ...);
-  }
   static const std::vector<TypeEntry>& Types() {
     static const std::vector<TypeEntry> types = [] {
       std::vector<TypeEntry> t;
-      Register<NodeItem>(t, Category::Node, std::make_index_sequence<std::variant_size_v<NodeItem>>());
-      Register<ObjectItem>(t, Category::Object, std::make_index_sequence<std::variant_size_v<ObjectItem>>());
-      Register<MarkerItem>(t, Category::Marker, std::make_index_sequence<std::variant_size_v<MarkerItem>>());
-      Register<LoadItem>(t, Category::Load, std::make_index_sequence<std::variant_size_v<LoadItem>>());
-      Register<SensorItem>(t, Category::Sensor, std::make_index_sequence<std::variant_size_v<SensorItem>>());
+      ForEachItemType([&t](auto item, const char*) {
+        using T = decltype(item);
+        t.push_back(TypeEntry{T::typeName, ItemShortName<T>::value, &ModelBuilder::BuildItem<T>});
+      });
       return t;
     }();
     return types;
@@ -448,13 +446,11 @@ class FieldReader {
   std::string prefix_;
 };
 
-template <class T> void ModelBuilder::BuildItem(Category c, const YAML::Node& typeKey, const YAML::Node& fieldsNode) {
+template <class T> void ModelBuilder::BuildItem(const YAML::Node& typeKey, const YAML::Node& fieldsNode) {
+  constexpr Category c = CategoryOfItem<T>();
   T item{};
-  FieldNameCollector fn;
-  fn.names.emplace_back("name");
-  item.Fields(fn);
   const std::string type = T::typeName;
-  const Section fields = ItemFields(fieldsNode, type, fn.names, ItemFieldAliases<T>());
+  const Section fields = ItemFields(fieldsNode, type, FieldNamesOf<T>(), ItemFieldAliases<T>());
   const int idx = Count(c);
   if (const Entry* e = fields.Find("name")) {
     item.name = r_.String(e->value, type + ": name");
@@ -474,10 +470,10 @@ template <class T> void ModelBuilder::BuildItem(Category c, const YAML::Node& ty
   FieldReader reader(*this, fields, label, name + ".");
   item.Fields(reader);
   try {
-    if constexpr (IsAlternative<T, NodeItem>::value) model_.AddNode(std::move(item));
-    else if constexpr (IsAlternative<T, ObjectItem>::value) model_.AddObject(std::move(item));
-    else if constexpr (IsAlternative<T, MarkerItem>::value) model_.AddMarker(std::move(item));
-    else if constexpr (IsAlternative<T, LoadItem>::value) model_.AddLoad(std::move(item));
+    if constexpr (c == Category::Node) model_.AddNode(std::move(item));
+    else if constexpr (c == Category::Object) model_.AddObject(std::move(item));
+    else if constexpr (c == Category::Marker) model_.AddMarker(std::move(item));
+    else if constexpr (c == Category::Load) model_.AddLoad(std::move(item));
     else model_.AddSensor(std::move(item));
   } catch (const ValidationError& err) {
     // Point at the offending field's value when the message names a field given in the file.
@@ -519,7 +515,7 @@ void ModelBuilder::Build(const YAML::Node& list) {
             r_.Fail(key, "unknown item type '" + type + "'; did you mean '" + t + "'?");
       r_.Fail(key, "unknown item type '" + type + "'" + Suggestion(type, typeNames, false));
     }
-    (this->*(found->build))(found->category, key, it->second);
+    (this->*(found->build))(key, it->second);
   }
 }
 

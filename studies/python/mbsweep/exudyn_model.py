@@ -107,7 +107,8 @@ def _in_reference_order(items):
     each category in Exudyn's order, so that Exudyn's indices stay valid."""
     done = {category: 0 for category in items}
     model = []
-    while len(model) < sum(len(v) for v in items.values()):
+    total = sum(len(v) for v in items.values())
+    while len(model) < total:
         ready = [c for c, entries in items.items() if done[c] < len(entries) and all(
             index < done[r] for r, index in _references(entries[done[c]]))]
         if ready:  # the first category that can go on, so that connectors follow their markers
