@@ -24,7 +24,9 @@ BUILD_DIR="${MBSWEEP_BUILD_DIR:-build}"
 # environment in the build folder, where the tests find it; CPU and MPI, without CUDA, to keep
 # the set-up short (a plain `pip install .` detects CUDA as the C++ build does). The 'plot' extra
 # adds matplotlib: mbsweep plot runs this environment's Python (MBSWEEP_PLOT_PYTHON below).
-PYTHON="${MBSWEEP_PYTHON:-python3}"
+# The Python that creates the environment: $MBSWEEP_SETUP_PYTHON (not $MBSWEEP_PYTHON, which names
+# the interpreter of `mbsweep plot` at run time).
+PYTHON="${MBSWEEP_SETUP_PYTHON:-python3}"
 [ -x "$BUILD_DIR/python-venv/bin/python" ] || "$PYTHON" -m venv "$BUILD_DIR/python-venv"
 CMAKE_BUILD_PARALLEL_LEVEL="${MBSWEEP_JOBS:-2}" "$BUILD_DIR/python-venv/bin/python" -m pip install --quiet ".[plot]" \
   -C cmake.define.MBSWEEP_ENABLE_CUDA=OFF -C build-dir="$BUILD_DIR/python-build"
