@@ -49,11 +49,13 @@ template <class T> struct ItemShortName<T, std::void_t<decltype(T::shortName)>> 
   static constexpr const char* value = T::shortName;
 };
 
+namespace detail {
 /// A field visitor that collects the field names (FieldNamesOf).
 struct FieldNameCollector {
   std::vector<std::string> names;
   template <class T, class... R> void operator()(const char* n, T&, R...) { names.emplace_back(n); }
 };
+}  // namespace detail
 
 /// 3x3 matrix, row-major; defaults to the identity (rotation matrices in Exudyn do).
 struct Matrix3D {
@@ -130,7 +132,7 @@ OutputVariableType ParseOutputVariableType(const std::string& name);
 
 /// The fields a study file may give for an item of type T: "name", then its Fields() in order.
 template <class T> std::vector<std::string> FieldNamesOf() {
-  FieldNameCollector c;
+  detail::FieldNameCollector c;
   c.names.emplace_back("name");
   T item{};
   item.Fields(c);
