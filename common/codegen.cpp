@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/expression_compiler.h"
+
 namespace mbsweep {
 
 namespace {
@@ -79,6 +81,19 @@ std::string LayoutSource(const Layout& layout) {
     << "constexpr int kCapacityRK = " << std::max(v.nODE2, 1) << ";\n"
     << "constexpr int kExplicitUnknowns = " << std::max(explicitUnknowns, 1) << ";  // nODE2 + nODE1\n"
     << "\n}  // namespace mbsweep_model\n";
+  return o.str();
+}
+
+std::string ExpressionsSource(const Layout& layout) {
+  if (layout.expressions.empty()) return "";
+  std::ostringstream o;
+  o << "\n#define MBSWEEP_MODEL_EXPRESSIONS\n#include \"common/expression.h\"\n\nnamespace mbsweep_model {\n"
+       "MBS_HD inline mbsweep::Real Expression(int program, const mbsweep::Real* args, const mbsweep::Real* params) {\n"
+       "  (void)args;\n  (void)params;\n  switch (program) {\n";
+  for (const ExpressionInfo& e : layout.expressions)
+    o << "    case " << e.program << ":  // " << e.owner << "\n      return "
+      << ExpressionCxx(layout.ints.data() + e.program) << ";\n";
+  o << "  }\n  return 0;\n}\n}  // namespace mbsweep_model\n";
   return o.str();
 }
 

@@ -22,6 +22,12 @@ namespace mbsweep {
 /// is not part of it.
 std::string LayoutSource(const Layout& layout);
 
+/// The model's expressions (Layout::expressions) as C++, for code after LayoutSource: defines
+/// MBSWEEP_MODEL_EXPRESSIONS and mbsweep_model::Expression (a switch over the programs'
+/// offsets), which common/expression.h then calls instead of interpreting the programs. Empty
+/// for a model without expressions.
+std::string ExpressionsSource(const Layout& layout);
+
 /// The CUDA translation unit of one model: LayoutSource (the constants in device memory) and two
 /// thread-per-system kernels, `mbsweep_model_alpha` (generalized-alpha family) and
 /// `mbsweep_model_rk` (explicit solvers), on the constant layout with the exact number of

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/kinds.h"
@@ -74,8 +75,8 @@ struct Matrix {
   Real operator()(int i, int j) const { return data[static_cast<size_t>(i * cols + j)]; }
 };
 
-/// A built-in time function scaling a load value: load(t) = value * f(t). Only the
-/// parameters of the selected type are part of the model's theta.
+/// A time function scaling a load value: load(t) = value * f(t), built in or an expression of
+/// t. Only the parameters of the selected type are part of the model's theta.
 struct TimeFunction {
   TimeFunctionType type = TimeFunctionType::Constant;
   Real amplitude = 1;         ///< Harmonic, Sweep
@@ -91,12 +92,17 @@ struct TimeFunction {
   Real endValue = 1;          ///< Ramp
   Vector times;               ///< Table: strictly increasing sample times
   Vector values;              ///< Table: values at `times`
+  std::string expression;     ///< Expression: muParser text in t and the names of `parameters`
+  /// Expression: named values the text uses (each a theta slot "<field>.<name>", varied by a
+  /// study like any other number).
+  std::vector<std::pair<std::string, Real>> parameters;
 
   static TimeFunction Harmonic(Real amplitude, Real omega, Real phase = 0, Real offset = 0);
   static TimeFunction Sweep(Real amplitude, Real f0, Real f1, Real duration);
   static TimeFunction Ramp(Real t0, Real t1, Real v0 = 0, Real v1 = 1);
   static TimeFunction Step(Real t0, Real v0 = 0, Real v1 = 1) { return Ramp(t0, t0, v0, v1); }
   static TimeFunction Table(Vector times, Vector values);
+  static TimeFunction Expression(std::string text, std::vector<std::pair<std::string, Real>> parameters = {});
 };
 
 // ----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "common/items.h"
 
 #include <cstring>
+#include <utility>
 
 namespace mbsweep {
 
@@ -36,6 +37,13 @@ TimeFunction TimeFunction::Table(Vector times, Vector values) {
   f.type = TimeFunctionType::Table;
   f.times = std::move(times);
   f.values = std::move(values);
+  return f;
+}
+TimeFunction TimeFunction::Expression(std::string text, std::vector<std::pair<std::string, Real>> parameters) {
+  TimeFunction f;
+  f.type = TimeFunctionType::Expression;
+  f.expression = std::move(text);
+  f.parameters = std::move(parameters);
   return f;
 }
 

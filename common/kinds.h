@@ -55,6 +55,7 @@ enum class TimeFunctionType : int {
   Sweep,         ///< f(t) = amplitude*sin(2*pi*(f0*t + (f1-f0)*t^2/(2*T))) (t <= T), frequency f1 after T
   Ramp,          ///< startValue before startTime, endValue after endTime, linear in between (a step if equal)
   Table,         ///< piecewise-linear through (times[i], values[i]), constant beyond the ends
+  Expression,    ///< a muParser expression of t and its named parameters (common/expression.h)
 };
 
 /// Dynamic solver types (Exudyn's DynamicSolverType). Shared by the CPU settings and the

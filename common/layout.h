@@ -21,6 +21,7 @@
 namespace mbsweep {
 
 struct Layout;
+struct ExpressionHost;  // common/expression.h
 
 /// One item of the compiled structure: its kind, where its integer record starts in
 /// LayoutView::ints and where its Real parameters start in theta.
@@ -61,6 +62,9 @@ struct LayoutView {
   /// 1 if an explicit solver can eliminate every algebraic equation (no node equations,
   /// every constraint object an eliminable coordinate constraint: layout_records.h)
   int constraintsEliminable = 1;
+  /// The reference solver's evaluator of the model's expressions (muParser), or nullptr: the
+  /// programs in `ints` are evaluated (common/expression.h). Host only.
+  const ExpressionHost* expressionHost = nullptr;
 };
 
 /// Code generated for one model (common/codegen.h) defines MBSWEEP_MODEL_LAYOUT as its
@@ -80,6 +84,15 @@ struct LayoutView {
 #define MBS_LAYOUT_INIT(name, value) name(value),
 #define MBS_LAYOUT_SIZE_INIT(name, value) name = value;
 #endif
+
+/// A user-function expression of the model (common/expression.h): where its program starts in
+/// Layout::ints, its text and the names of its arguments and parameters (its theta slots).
+struct ExpressionInfo {
+  int program = 0;
+  std::string owner;  ///< "load0.timeFunction"
+  std::string text;
+  std::vector<std::string> args, params;
+};
 
 /// Owning, host-side compiled layout.
 struct Layout {
@@ -112,6 +125,8 @@ struct Layout {
   /// (the Euler-parameter norm of NodeRigidBodyEP) come first, then object equations.
   std::vector<int> aeOwnerObject;
   std::vector<int> aeOwnerNode;
+  /// The model's expressions, in the order of their programs in `ints`.
+  std::vector<ExpressionInfo> expressions;
 
   LayoutView View() const;
   int ThetaSize() const { return static_cast<int>(thetaPaths.size()); }

@@ -14,7 +14,7 @@
 ///   theta:        the item's Real fields in Fields() order (only given matrices/vectors)
 /// Marker record:  [target (body object or node), node (-1 if none), coordinate, nCoords]
 ///   theta:        MarkerBodyPosition/MarkerBodyRigid: localPosition[3]; others none
-/// Load record:    [marker, bodyFixed, timeFunctionType, tableLength]
+/// Load record:    [marker, bodyFixed, timeFunctionType, timeFunctionData (Table: length; Expression: program)]
 ///   theta:        value (1 or 3), then the time function's parameters
 /// Sensor record:  [target, outputVariableType]
 ///   theta:        SensorBody: localPosition[3]; others none
@@ -83,7 +83,8 @@ MBS_HD_INLINE MarkerRecord GetMarkerRecord(const LayoutView& L, int i) {
 
 /// Decoded load record.
 struct LoadRecord {
-  int marker, bodyFixed, timeFunctionType, tableLength;
+  int marker, bodyFixed, timeFunctionType;
+  int timeFunctionData;  ///< Table: its length; Expression: the offset of its program in ints
 };
 MBS_HD_INLINE LoadRecord GetLoadRecord(const LayoutView& L, int i) {
   const int* r = L.ints + L.load[i].ints;

@@ -1,6 +1,7 @@
 #include "common/model.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "common/constraints.h"
+#include "common/expression_compiler.h"
 #include "common/item_dispatch.h"
 
 namespace mbsweep {
@@ -111,6 +113,27 @@ struct FieldValidator {
                  "= " + FormatReal(f.times[i]) + " must be greater than times[" + std::to_string(i - 1) + "]");
         }
         break;
+      case TimeFunctionType::Expression: CheckExpression(p, f); break;
+    }
+  }
+  void CheckExpression(const std::string& p, const TimeFunction& f) const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < f.parameters.size(); ++i) {
+      const std::string& name = f.parameters[i].first;
+      const std::string field = p + "parameters[" + std::to_string(i) + "]";
+      bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+      for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+      if (!ok || name == "t" || name == "_pi" || name == "_e")
+        Fail(field, "= '" + name + "' is not a parameter name (an identifier other than t, _pi and _e)");
+      if (std::find(names.begin(), names.end(), name) != names.end()) Fail(field, "= '" + name + "' is given twice");
+      names.push_back(name);
+      CheckReal(p + name, f.parameters[i].second, Rule::Real);
+    }
+    try {
+      CompileExpression(f.expression, {"t"}, names);
+    } catch (const ExpressionError& e) {
+      Fail(p + "expression", "= '" + f.expression + "': " + e.what() +
+                                  " (a muParser expression of t and the time function's parameters)");
     }
   }
   template <size_t N> void operator()(const char* n, std::array<int, N>& a) {
@@ -206,6 +229,9 @@ struct ThetaBuilder {
       case TimeFunctionType::Table:
         for (size_t i = 0; i < f.times.size(); ++i) Add(p + "times[" + std::to_string(i) + "]", f.times[i]);
         for (size_t i = 0; i < f.values.size(); ++i) Add(p + "values[" + std::to_string(i) + "]", f.values[i]);
+        break;
+      case TimeFunctionType::Expression:
+        for (auto& [name, value] : f.parameters) Add(p + name, value);
         break;
     }
   }
@@ -842,6 +868,23 @@ struct ObjectStructureBuilder {
   }
 };
 
+/// The int a record keeps for a time function beside its type: a Table's length; an
+/// Expression's program, appended to L.ints here; 0 for the others.
+int TimeFunctionData(const TimeFunction& f, const std::string& owner, Layout& L) {
+  if (f.type == TimeFunctionType::Table) return static_cast<int>(f.times.size());
+  if (f.type != TimeFunctionType::Expression) return 0;
+  ExpressionInfo e;
+  e.program = static_cast<int>(L.ints.size());
+  e.owner = owner;
+  e.text = f.expression;
+  e.args = {"t"};
+  for (const auto& p : f.parameters) e.params.push_back(p.first);
+  const std::vector<int> program = CompileExpression(e.text, e.args, e.params);
+  L.ints.insert(L.ints.end(), program.begin(), program.end());
+  L.expressions.push_back(std::move(e));
+  return L.expressions.back().program;
+}
+
 /// Objects: coordinates, algebraic equations and extra ints.
 void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, const std::vector<MarkerRecord>& mrec,
                     Layout& L) {
@@ -862,6 +905,8 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
     L.nAE += o.nAE;
     L.maxLocalODE2 = std::max(L.maxLocalODE2, static_cast<int>(o.ltg2.size()));
     L.objectNames.push_back(model.ObjectName(static_cast<int>(i)));
+    if (const auto* c = std::get_if<ObjectConnectorCoordinate>(&objects[i]))  // extra: [..., type, data]
+      o.extra.back() = TimeFunctionData(c->offsetTimeFunction, L.objectNames.back() + ".offsetTimeFunction", L);
     L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
     L.ints.insert(L.ints.end(), {static_cast<int>(o.ltg2.size()), static_cast<int>(o.ltg1.size()), o.nAE, aeBegin});
     L.ints.insert(L.ints.end(), o.ltg2.begin(), o.ltg2.end());
@@ -871,7 +916,7 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
   }
 }
 
-/// Loads: [marker, bodyFixed, timeFunctionType, tableLength].
+/// Loads: [marker, bodyFixed, timeFunctionType, timeFunctionData].
 void CompileLoads(const Model& model, Layout& L) {
   const auto& loads = model.Loads();
   for (size_t i = 0; i < loads.size(); ++i) {
@@ -882,9 +927,9 @@ void CompileLoads(const Model& model, Layout& L) {
           if constexpr (std::is_same_v<T, LoadForceVector> || std::is_same_v<T, LoadTorqueVector>)
             bodyFixed = x.bodyFixed;
           L.loadNames.push_back(model.LoadName(static_cast<int>(i)));
+          const int data = TimeFunctionData(x.timeFunction, L.loadNames.back() + ".timeFunction", L);
           L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
-          L.ints.insert(L.ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type),
-                                       static_cast<int>(x.timeFunction.times.size())});
+          L.ints.insert(L.ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type), data});
         },
         loads[i]);
     AppendTheta(loads[i], L.loadNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);

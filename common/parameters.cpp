@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "common/expression.h"
+
 namespace mbsweep {
 
 struct ParameterMap::Definition {
@@ -58,6 +60,8 @@ void ParameterMap::Define(const std::string& path, const std::string& expression
   d->thetaIndex = idx;
   d->expression = expression;
   try {
+    d->parser.DefineConst("_pi", kExpressionPi);  // muParser's own _pi has 12 decimals
+    d->parser.DefineConst("_e", kExpressionE);
     for (size_t k = 0; k < names_.size(); ++k) d->parser.DefineVar(names_[k], &(*variables_)[k]);
     d->parser.SetExpr(expression);
     d->parser.Eval();  // parses now: malformed expressions and unknown variables fail here

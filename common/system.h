@@ -127,8 +127,8 @@ MBS_HD_INLINE Real LoadFactor(const LayoutView& L, const Real* theta, int load, 
   const Real* p = theta + L.load[load].theta;
   *vals = p;
   const int nVal = static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate ? 1 : 3;
-  return loadFactor * (cache ? cache->Get(load, r.timeFunctionType, r.tableLength, p + nVal, t)
-                             : EvalTimeFunction(r.timeFunctionType, r.tableLength, p + nVal, t));
+  return loadFactor * (cache ? cache->Get(load, r.timeFunctionType, r.timeFunctionData, p + nVal, t, L)
+                             : EvalTimeFunction(r.timeFunctionType, r.timeFunctionData, p + nVal, t, &L));
 }
 
 /// Current load vector (global frame; scalar in [0] for LoadCoordinate), for sensors.

@@ -2,24 +2,17 @@
 /// Host/device evaluation of the built-in time functions (see TimeFunctionType).
 #pragma once
 
+#include "common/expression.h"
 #include "common/kinds.h"
+#include "common/layout.h"
 #include "common/types.h"
 
 namespace mbsweep {
 
-/// Number of theta slots used by a time function's parameters.
-MBS_HD_INLINE int TimeFunctionThetaSize(int type, int tableLength) {
-  switch (static_cast<TimeFunctionType>(type)) {
-    case TimeFunctionType::Harmonic:
-    case TimeFunctionType::Sweep:
-    case TimeFunctionType::Ramp: return 4;
-    case TimeFunctionType::Table: return 2 * tableLength;
-    default: return 0;
-  }
-}
-
-/// Value f(t) of a time function whose parameters start at p (theta slots).
-MBS_HD_INLINE Real EvalTimeFunction(int type, int tableLength, const Real* p, Real t) {
+/// Value f(t) of a time function whose parameters start at p (theta slots). `data` is the
+/// table length of a Table, the offset of its program in L->ints of an Expression (which
+/// needs the layout; the built-in types do not).
+MBS_HD_INLINE Real EvalTimeFunction(int type, int data, const Real* p, Real t, const LayoutView* L = nullptr) {
   constexpr Real kTwoPi = 6.283185307179586476925286766559;
   switch (static_cast<TimeFunctionType>(type)) {
     case TimeFunctionType::Constant: return 1;
@@ -37,7 +30,7 @@ MBS_HD_INLINE Real EvalTimeFunction(int type, int tableLength, const Real* p, Re
       return v0 + (v1 - v0) * (t - t0) / (t1 - t0);
     }
     case TimeFunctionType::Table: {
-      const int n = tableLength;
+      const int n = data;
       const Real* ts = p;
       const Real* vs = p + n;
       if (t <= ts[0]) return vs[0];
@@ -50,6 +43,7 @@ MBS_HD_INLINE Real EvalTimeFunction(int type, int tableLength, const Real* p, Re
       }
       return vs[lo] + (vs[hi] - vs[lo]) * (t - ts[lo]) / (ts[hi] - ts[lo]);
     }
+    case TimeFunctionType::Expression: return EvalExpression(L->ints + data, &t, p, L->expressionHost);
   }
   return 1;
 }
@@ -65,15 +59,15 @@ struct TimeFunctionCache {
   Real value[kSize];
 
   /// Load `load`'s time function at t: from the cache, or evaluated and kept.
-  MBS_HD_INLINE Real Get(int load, int type, int tableLength, const Real* p, Real time) {
-    if (load >= kSize) return EvalTimeFunction(type, tableLength, p, time);
+  MBS_HD_INLINE Real Get(int load, int type, int data, const Real* p, Real time, const LayoutView& L) {
+    if (load >= kSize) return EvalTimeFunction(type, data, p, time, &L);
     if (!(time == t)) {
       t = time;
       valid = 0;
     }
     const unsigned bit = 1u << load;
     if (!(valid & bit)) {
-      value[load] = EvalTimeFunction(type, tableLength, p, time);
+      value[load] = EvalTimeFunction(type, data, p, time, &L);
       valid |= bit;
     }
     return value[load];

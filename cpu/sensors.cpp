@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "common/expression_compiler.h"
 #include "common/output_file.h"
 #include "common/rules.h"
 #include "common/system_runner.h"
@@ -145,7 +146,10 @@ void Simulation::SolveStatic(const SimulationSettings& settings) {
   stats_ = SolverStatistics{};
   CheckRedundantConstraints(layout_, theta_.data(), state_);
   SensorRecorder rec(model_, layout_, settings, "static solver");
-  SolveStaticSystem(layout_.View(), theta_.data(), settings, state_, stats_, &rec);
+  const auto expressions = MakeMuParserExpressions(layout_);
+  LayoutView L = layout_.View();
+  L.expressionHost = expressions.get();
+  SolveStaticSystem(L, theta_.data(), settings, state_, stats_, &rec);
   rec.Close();
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);

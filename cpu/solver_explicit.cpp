@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/batch.h"
+#include "common/expression_compiler.h"
 #include "common/explicit_rk.h"
 #include "common/explicit_solver_checks.h"
 #include "common/integrator_parameters.h"
@@ -34,7 +35,9 @@ std::string SingularMassMessage(const LayoutView& L, const Eigen::MatrixXd& M, c
 
 void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
-  const LayoutView L = layout.View();
+  const auto expressions = MakeMuParserExpressions(layout);  // the reference evaluates them with muParser
+  LayoutView L = layout.View();
+  L.expressionHost = expressions.get();
   if (!IsExplicitSolverType(type))
     throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
                           " is not an explicit solver type");

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/batch.h"
+#include "common/expression_compiler.h"
 #include "common/generalized_alpha.h"
 #include "common/integrator_parameters.h"
 #include "common/rules.h"
@@ -102,7 +103,9 @@ static SolveInfo RunGeneralizedAlpha(const LayoutView& L, const Real* theta, con
 
 void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
-  const LayoutView L = layout.View();
+  const auto expressions = MakeMuParserExpressions(layout);  // the reference evaluates them with muParser
+  LayoutView L = layout.View();
+  L.expressionHost = expressions.get();
   CheckRedundantConstraints(layout, theta, state);
   const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(settings, type);
   SolveInfo info;

@@ -28,20 +28,21 @@ struct ObjectConnectorCoordinate {
   bool activeConnector = true;
   /// The equation: k1 q1 - q0 - offset(t), or on velocity level (velocityLevel, or index 2 with
   /// the offset's rate by central differences) k1 v1 - v0 - rate. p: offset, factor1, the
-  /// time function's parameters; extra[3..5]: velocityLevel, time function type, table length.
+  /// time function's parameters; extra[3..5]: velocityLevel, time function type and data
+  /// (table length; program offset).
   MBS_HD_INLINE static Real Equation(const ConstraintAccess& c, const Real* p) {
     const ObjectRecord& o = c.o;
     Real q0, v0, q1, v1;
     MarkerCoordinate(c.L, c.q, c.v, nullptr, o.extra[0], q0, v0);
     MarkerCoordinate(c.L, c.q, c.v, nullptr, o.extra[1], q1, v1);
-    const Real offset = p[0] * EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t);
+    const Real offset = p[0] * EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t, &c.L);
     const Real k1 = p[1];
     if (o.extra[3] != 0) return k1 * v1 - v0 - offset;
     if (c.index2) {
       const Real dt = 1e-7 * (c.t > 1 ? c.t : 1);
       const Real offT = p[0] *
-                        (EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t + dt) -
-                         EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t - dt)) /
+                        (EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t + dt, &c.L) -
+                         EvalTimeFunction(o.extra[4], o.extra[5], p + 2, c.t - dt, &c.L)) /
                         (2 * dt);
       return k1 * v1 - v0 - offT;
     }

@@ -4,9 +4,13 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <type_traits>
 #include <variant>
+
+#include "common/expression_compiler.h"
 
 namespace mbsweep::study_reader {
 
@@ -30,6 +34,8 @@ class ExpressionEvaluator {
     const std::string text = n.Scalar();
     mu::Parser p;
     try {
+      p.DefineConst("_pi", kExpressionPi);  // muParser's own _pi has 12 decimals
+      p.DefineConst("_e", kExpressionE);
       for (size_t k = 0; k < names_.size(); ++k) p.DefineVar(names_[k], const_cast<double*>(&values_[k]));
       p.SetExpr(text);
       const double v = p.Eval();
@@ -107,9 +113,20 @@ std::vector<std::string> TimeFunctionKeys(const std::string& type) {
   if (type == "Ramp") return {"type", "startTime", "endTime", "startValue", "endValue"};
   if (type == "Step") return {"type", "startTime", "startValue", "endValue"};
   if (type == "Table") return {"type", "times", "values"};
+  if (type == "Expression") return {"type", "expression", "parameters"};
   return {"type"};
 }
-const std::vector<std::string> kTimeFunctionTypes = {"Constant", "Harmonic", "Sweep", "Ramp", "Step", "Table"};
+const std::vector<std::string> kTimeFunctionTypes = {"Constant", "Harmonic", "Sweep", "Ramp", "Step", "Table",
+                                                     "Expression"};
+
+/// Whether `text` has `name` as a whole identifier.
+bool NamesIdentifier(const std::string& text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t k = text.find(name); k != std::string::npos; k = text.find(name, k + 1))
+    if ((k == 0 || !ident(text[k - 1])) && (k + name.size() == text.size() || !ident(text[k + name.size()])))
+      return true;
+  return false;
+}
 
 std::vector<std::string> OutputVariableNames() {
   std::vector<std::string> v;
@@ -122,7 +139,7 @@ std::vector<std::string> OutputVariableNames() {
 class ModelBuilder {
  public:
   ModelBuilder(const Reader& r, const std::vector<NamedParameter>& parameters, std::vector<FieldExpression>* expressions)
-      : r_(r), eval_(r, parameters), expressions_(expressions) {}
+      : r_(r), eval_(r, parameters), parameters_(parameters), expressions_(expressions) {}
 
   void Build(const YAML::Node& list);
   Model TakeModel() { return std::move(model_); }
@@ -162,6 +179,11 @@ class ModelBuilder {
                      "refer to items listed before them)");
     r_.Fail(n, what + " = '" + s + "' is not the name of " + WithArticle(c) + " listed before this item" +
                    Suggestion(s, names, false));
+  }
+  const std::vector<NamedParameter>& StudyParameters() const { return parameters_; }
+  /// A theta slot that holds the study parameter `name` (an Expression's parameter).
+  void AddParameterSlot(const std::string& path, const std::string& name, const YAML::Node& where) {
+    if (expressions_) expressions_->push_back(FieldExpression{path, name, r_.Pos(where)});
   }
   void AddExpressionPathAlias(const std::string& from, const std::string& to) {
     if (!expressions_) return;
@@ -254,6 +276,7 @@ class ModelBuilder {
 
   const Reader& r_;
   ExpressionEvaluator eval_;
+  std::vector<NamedParameter> parameters_;
   std::vector<FieldExpression>* expressions_;
   Model model_;
   std::vector<std::string> names_[5];
@@ -306,12 +329,41 @@ class FieldReader {
       }
     }
   }
+  /// An Expression's study parameters (those of `parameters:` its text names, unless given
+  /// among its own parameters) join its parameters, each a theta slot defined by the study
+  /// parameter; then the text is compiled (errors at the text's position).
+  void ReadExpression(const YAML::Node& text, const std::string& field, TimeFunction& f) {
+    const std::string p = field + ".";
+    for (const NamedParameter& sp : b_.StudyParameters()) {
+      bool given = false;
+      for (const auto& q : f.parameters) given = given || q.first == sp.name;
+      if (given || !NamesIdentifier(f.expression, sp.name)) continue;
+      f.parameters.emplace_back(sp.name, sp.value);
+      b_.AddParameterSlot(prefix_ + p + sp.name, sp.name, text);
+    }
+    std::vector<std::string> names;
+    for (const auto& q : f.parameters) names.push_back(q.first);
+    try {
+      CompileExpression(f.expression, {"t"}, names);
+    } catch (const ExpressionError& e) {
+      r_.Fail(text, What(p + "expression") + " = '" + f.expression + "': " + e.what());
+    }
+  }
   void operator()(const char* n, TimeFunction& f) {
     const Entry* e = fields_.Find(n);
     if (!e) return;
     const std::string field = n;
     const YAML::Node& v = e->value;
-    if (!v.IsMap()) r_.Fail(v, What(n) + " expects a map with 'type' and its parameters, got " + Got(v));
+    if (v.IsScalar()) {  // the text of an Expression
+      if (std::find(kTimeFunctionTypes.begin(), kTimeFunctionTypes.end(), v.Scalar()) != kTimeFunctionTypes.end())
+        r_.Fail(v, What(n) + " = " + v.Scalar() + ": a time function is a map ({type: " + v.Scalar() +
+                       ", ...}) or the text of an expression of t");
+      f = TimeFunction::Expression(v.Scalar());
+      ReadExpression(v, field, f);
+      return;
+    }
+    if (!v.IsMap())
+      r_.Fail(v, What(n) + " expects a map with 'type' and its parameters, or an expression of t, got " + Got(v));
     std::string type = "Constant";
     if (v["type"]) {
       const size_t k = r_.Choice(v["type"], What(field + ".type"), kTimeFunctionTypes);
@@ -354,6 +406,18 @@ class FieldReader {
       b_.AddExpressionPathAlias(prefix_ + p + "startTime", prefix_ + p + "endTime");
       real("startValue", f.startValue);
       real("endValue", f.endValue);
+    } else if (type == "Expression") {
+      f.type = TimeFunctionType::Expression;
+      const Entry* text = s.Find("expression");
+      if (!text) r_.Fail(v, What(n) + " needs 'expression' (a muParser expression of t)");
+      if (!text->value.IsScalar()) r_.Fail(text->value, What(p + "expression") + " expects a text, got " + Got(text->value));
+      f.expression = text->value.Scalar();
+      if (const Entry* q = s.Find("parameters")) {
+        const Section ps = r_.Map(q->value, What(p + "parameters"), {});
+        for (const Entry& pe : ps.entries)
+          f.parameters.emplace_back(pe.key, b_.Real(pe.value, What(p + pe.key), prefix_ + p + pe.key));
+      }
+      ReadExpression(text->value, field, f);
     } else {  // Table
       f.type = TimeFunctionType::Table;
       if (const Entry* q = s.Find("times")) f.times = ReadVector(q->value, p + "times", prefix_ + p + "times");

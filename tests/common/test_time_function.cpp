@@ -20,15 +20,6 @@ constexpr int kSweep = static_cast<int>(TimeFunctionType::Sweep);
 constexpr int kRamp = static_cast<int>(TimeFunctionType::Ramp);
 constexpr int kTable = static_cast<int>(TimeFunctionType::Table);
 
-// Theta sizes of the parameter blocks (time_function.h).
-TEST(TimeFunction, ThetaSize) {
-  EXPECT_EQ(TimeFunctionThetaSize(static_cast<int>(TimeFunctionType::Constant), 0), 0);
-  EXPECT_EQ(TimeFunctionThetaSize(kHarmonic, 0), 4);
-  EXPECT_EQ(TimeFunctionThetaSize(kSweep, 0), 4);
-  EXPECT_EQ(TimeFunctionThetaSize(kRamp, 0), 4);
-  EXPECT_EQ(TimeFunctionThetaSize(kTable, 5), 10);
-}
-
 // Constant: f(t) = 1 for any t (no parameters are read).
 TEST(TimeFunction, Constant) {
   for (Real t : {-3.0, 0.0, 0.5, 1e6}) EXPECT_EQ(EvalTimeFunction(0, 0, nullptr, t), 1.);
@@ -171,7 +162,7 @@ TEST(TimeFunctionLoads, ForceVectorRampAndTable) {
   m.AddLoad(table);
   const Layout L = m.Compile();
   const std::vector<Real> th = m.Theta0();
-  EXPECT_EQ(GetLoadRecord(L.View(), 1).tableLength, 3);
+  EXPECT_EQ(GetLoadRecord(L.View(), 1).timeFunctionData, 3);
   EXPECT_EQ(GetLoadRecord(L.View(), 1).timeFunctionType, kTable);
   std::vector<Real> q(3, 0.), v(3, 0.), f(3);
   ComputeODE2RHS(L.View(), th.data(), 1.5, q.data(), v.data(), 1, f.data());  // ramp 5, table 2 - 4 * 0.25 = 1

@@ -21,7 +21,7 @@ struct Oscillator {
   NodeIndex node;
   SensorIndex sensor;
 };
-Oscillator MakeOscillator() {
+Oscillator MakeOscillator(Real load = 80, TimeFunction timeFunction = {}) {
   Oscillator o;
   NodePoint np;
   np.referenceCoordinates = {0.5, 0, 0};
@@ -46,7 +46,8 @@ Oscillator MakeOscillator() {
   LoadCoordinate lc;
   lc.name = "force";
   lc.markerNumber = sd.markerNumbers[1];
-  lc.load = 80;
+  lc.load = load;
+  lc.timeFunction = std::move(timeFunction);
   o.model.AddLoad(lc);
   SensorNode s;
   s.nodeNumber = o.node;
@@ -105,6 +106,44 @@ TEST(CpuBatch, MatchesReferenceSolverToRoundOff) {
     EXPECT_NEAR(r.Value(i, 1), maxAbs, 1e-12 * maxAbs) << "system " << i;
     EXPECT_EQ(r.info[static_cast<size_t>(i)].steps, 200);
   }
+}
+
+// The oscillator's force as an expression of t and its parameters (A sin(w t), plus B from
+// t = 0.25 on), w and B varied: the batch (program interpreter) equals the reference solver
+// (muParser) to 1e-12 relative.
+TEST(CpuBatch, ExpressionLoadMatchesReferenceSolver) {
+  Oscillator o =
+      MakeOscillator(1, TimeFunction::Expression("A*sin(w*t) + (t >= 0.25 ? B : 0)", {{"A", 80}, {"w", 20}, {"B", 0}}));
+  const Layout layout = o.model.Compile();
+  ParameterMap map(layout, o.model.Theta0());
+  map.SetParameters({"w", "B"});
+  map.Bind("force.timeFunction.w", "w");
+  map.Bind("force.timeFunction.B", "B");
+  std::vector<Real> params;
+  for (double w : {5.0, 20.0, 60.0})
+    for (double b : {-30.0, 40.0}) params.insert(params.end(), {w, b});
+  BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::GeneralizedAlpha, Settings(),
+                             FinalAndMaxAbs(layout, o.model.Theta0(), o.sensor.value));
+  const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
+  for (int i = 0; i < r.nSystems; ++i) {
+    ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
+    Simulation sim(o.model);
+    sim.SetParameter("force.timeFunction.w", params[static_cast<size_t>(2 * i)]);
+    sim.SetParameter("force.timeFunction.B", params[static_cast<size_t>(2 * i + 1)]);
+    sim.SolveDynamic(Settings());
+    double maxAbs = 0;
+    for (const auto& row : sim.GetSensorStoredData(o.sensor)) maxAbs = std::max(maxAbs, std::abs(row[1]));
+    const double xEnd = sim.GetSensorValues(o.sensor)[0];
+    EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << "system " << i;
+    EXPECT_NEAR(r.Value(i, 1), maxAbs, 1e-12 * maxAbs) << "system " << i;
+  }
+  // and the expression A sin(w t) is the Harmonic time function with that amplitude and frequency
+  Oscillator h = MakeOscillator(80, TimeFunction::Harmonic(1, 20));
+  Oscillator e = MakeOscillator(80, TimeFunction::Expression("sin(20*t)"));
+  Simulation a(h.model), b(e.model);
+  a.SolveDynamic(Settings());
+  b.SolveDynamic(Settings());
+  EXPECT_NEAR(a.GetSensorValues(h.sensor)[0], b.GetSensorValues(e.sensor)[0], 1e-14);
 }
 
 // Decimated signals: with sensorsWritePeriod 0.01 over 0.5 s (51 sample times) and at most 10

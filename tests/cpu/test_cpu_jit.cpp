@@ -130,6 +130,58 @@ TEST(CpuJit, SliderCrankIndex2) {
   ExpectCompiledEqualsInterpreter(p);
 }
 
+// A load and a constraint offset given as expressions (generated code evaluates them as
+// compiled C++, the interpreter runs their programs): the oscillator with the force
+// A sin(w t) + (t >= 0.25 ? B : 0), w and B varied, and a prescribed ground motion.
+TEST(CpuJit, ExpressionLoadAndOffset) {
+  Model m = bench::BuildOscillator();
+  LoadCoordinate force = std::get<LoadCoordinate>(m.Loads()[0]);
+  force.name = "push";
+  force.load = 1;
+  force.timeFunction = TimeFunction::Expression("A*sin(w*t) + (t >= 0.25 ? B : 0)", {{"A", 80}, {"w", 20}, {"B", 0}});
+  m.AddLoad(force);
+  NodePoint base;
+  base.referenceCoordinates = {0, 0, 0};
+  const NodeIndex nb = m.AddNode(base);
+  ObjectMassPoint baseMass;
+  baseMass.mass = 0.5;
+  baseMass.nodeNumber = nb;
+  m.AddObject(baseMass);
+  MarkerNodeCoordinate ground, baseX;
+  ground.nodeNumber = NodeIndex(1);
+  baseX.nodeNumber = nb;
+  ObjectConnectorCoordinate motion;
+  motion.markerNumbers = {m.AddMarker(ground), m.AddMarker(baseX)};
+  motion.offset = 0.01;
+  motion.offsetTimeFunction = TimeFunction::Expression("sin(2*_pi*f*t)^2", {{"f", 3}});
+  m.AddObject(motion);
+  SensorNode sensor;
+  sensor.nodeNumber = NodeIndex(0);
+  sensor.outputVariableType = OutputVariableType::Displacement;
+  sensor.writeToFile = false;
+  m.AddSensor(sensor);
+  const Layout layout = m.Compile();
+  ASSERT_EQ(layout.expressions.size(), 2u);
+  const std::vector<Real> theta0 = m.Theta0();
+  ParameterMap map(layout, theta0);
+  map.SetParameters({"w", "B", "f"});
+  map.Bind("push.timeFunction.w", "w");
+  map.Bind("push.timeFunction.B", "B");
+  map.Bind("object3.offsetTimeFunction.f", "f");
+  std::vector<Real> params;
+  for (int i = 0; i < 8; ++i) params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i});
+  SimulationSettings s;
+  s.timeIntegration.endTime = 0.5;
+  s.timeIntegration.numberOfSteps = 200;
+  ObjectiveSetDescription d;
+  ObjectiveDescription o;
+  o.kind = "MaxAbs";
+  o.sensor = 0;
+  d.objectives = {o};
+  for (DynamicSolverType type : {DynamicSolverType::GeneralizedAlpha, DynamicSolverType::TrapezoidalIndex2})
+    ExpectCompiledEqualsInterpreter(MakeBatch(layout, map, params, type, s, BuildObjectives(d, layout, theta0)));
+}
+
 // An explicit solver (the compiled LU holds the nODE2 x nODE2 mass matrix): the benchmark's
 // oscillator with RK44 over 8 stiffnesses.
 TEST(CpuJit, OscillatorWithRK44) {
@@ -160,3 +212,4 @@ TEST(CpuJit, OscillatorWithRK44) {
 
 }  // namespace
 }  // namespace mbsweep
+

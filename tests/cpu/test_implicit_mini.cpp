@@ -283,6 +283,33 @@ TEST(ImplicitMiniExamples, ObjectConnectorCoordinate) {
   EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
 }
 
+// The same with the offset's user function written as Exudyn's example writes it, an
+// expression of t (evaluated by muParser on the reference solver).
+TEST(ImplicitMiniExamples, ObjectConnectorCoordinateExpression) {
+  Model m;
+  AddGround(m);
+  NodePointGround ng;
+  const NodeIndex ngi = m.AddNode(ng);
+  NodePoint np;
+  np.referenceCoordinates = {2, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.mass = 5;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerNodeCoordinate c0, c1;
+  c0.nodeNumber = ngi;
+  c1.nodeNumber = n;
+  ObjectConnectorCoordinate cc;
+  cc.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
+  cc.offset = 0.1;
+  cc.offsetTimeFunction = TimeFunction::Expression("0.5*(1-cos(0.5*_pi*t))");
+  m.AddObject(cc);
+  Simulation sim(m);
+  sim.SolveDynamic(test::FullNewton());
+  EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
+}
+
 // Point at [1,0,0]; MassPoint m=2; Gravity [0,0,-9.81] on MarkerBodyMass: z = -4.904999999999998.
 TEST(ImplicitMiniExamples, LoadMassProportional) {
   Model m;

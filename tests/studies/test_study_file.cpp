@@ -341,6 +341,35 @@ model:
   EXPECT_EQ(paths.size(), 11u);
 }
 
+// A time function as the text of an expression of t: the study parameters it names become its
+// parameters (theta slots the study defines per system); the map form adds parameters of its own.
+TEST(StudyFile, ExpressionTimeFunctions) {
+  const std::string text = Replace(
+      kOscillator, "load: F}",
+      "load: 1, timeFunction: 'F*sin(20*t) + (t > 0.5 ? m : 0)'}\n"
+      "  - LoadCoordinate: {name: push, markerNumber: marker1, timeFunction: {type: Expression, expression: "
+      "'a*exp(-t/tau)', parameters: {a: 2*F, tau: 0.1}}}");
+  const StudyFile f = ParseStudyText(text, "s.yaml");
+  const auto& force = std::get<LoadCoordinate>(f.model.GetLoad(LoadIndex(0)));
+  EXPECT_EQ(force.timeFunction.type, TimeFunctionType::Expression);
+  EXPECT_EQ(force.timeFunction.expression, "F*sin(20*t) + (t > 0.5 ? m : 0)");
+  EXPECT_EQ(force.timeFunction.parameters,
+            (std::vector<std::pair<std::string, Real>>{{"m", 1.6}, {"F", 80}}));  // `parameters:` order
+  const auto& push = std::get<LoadCoordinate>(f.model.GetLoad(LoadIndex(1)));
+  EXPECT_EQ(push.timeFunction.parameters, (std::vector<std::pair<std::string, Real>>{{"a", 160}, {"tau", 0.1}}));
+  const Layout L = f.model.Compile();
+  ASSERT_EQ(L.expressions.size(), 2u);
+  EXPECT_EQ(L.expressions[0].owner, "force.timeFunction");
+  std::vector<std::pair<std::string, std::string>> defined;
+  for (const auto& x : f.expressions) {
+    EXPECT_GE(L.ThetaIndex(x.path), 0) << x.path;
+    defined.emplace_back(x.path, x.expression);
+  }
+  for (const auto& want : std::vector<std::pair<std::string, std::string>>{
+           {"force.timeFunction.m", "m"}, {"force.timeFunction.F", "F"}, {"push.timeFunction.a", "2*F"}})
+    EXPECT_NE(std::find(defined.begin(), defined.end(), want), defined.end()) << want.first;
+}
+
 TEST(StudyFile, HeaderExampleParses) {
   // The example at the top of study_file.h, verbatim.
   const std::string text = R"(parameters:                 # named study parameters with nominal values, in order
@@ -730,7 +759,12 @@ TEST(StudyFileErrors, MisspelledField) {
   const std::string tt = Replace(kOscillator, "load: F}", "load: F, timeFunction: {type: Harmonik}}");
   EXPECT_EQ(ErrorOf(tt), Where(tt, "Harmonik") +
                              ": LoadCoordinate 'force': timeFunction.type = 'Harmonik' is not one of: Constant, "
-                             "Harmonic, Sweep, Ramp, Step, Table; did you mean 'Harmonic'?");
+                             "Harmonic, Sweep, Ramp, Step, Table, Expression; did you mean 'Harmonic'?");
+  // an expression of t: its unknown name and position in the file
+  const std::string te = Replace(kOscillator, "load: F}", "load: F, timeFunction: 'sin(omega*t)'}");
+  EXPECT_EQ(ErrorOf(te), Where(te, "'sin(omega") +
+                             ": LoadCoordinate 'force': timeFunction.expression = 'sin(omega*t)': unknown variable "
+                             "'omega' (arguments: t; parameters: none; constants: _pi, _e) at position 4");
 }
 
 TEST(StudyFileErrors, UnknownItemType) {

@@ -1,0 +1,41 @@
+/// @file expression_compiler.h
+/// Host only: user-function expressions (muParser syntax) compiled into the programs of
+/// common/expression.h, written out as C++ for generated model code, and evaluated by
+/// muParser for the reference solver.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/expression.h"
+#include "common/layout.h"
+
+namespace mbsweep {
+
+/// A malformed expression: the message names the offending token; `position` is its
+/// 0-based offset in the text.
+struct ExpressionError : std::runtime_error {
+  int position;
+  ExpressionError(const std::string& msg, int pos) : std::runtime_error(msg), position(pos) {}
+};
+
+/// Compiles `text` into a program ([nCode, code...]). Its variables are the arguments `args`
+/// (ExprOp::Arg i) and the parameters `params` (ExprOp::Param i); the constants `_pi` and `_e`
+/// and muParser's operators and functions are known: + - * / ^ (right-associative, above the
+/// sign), comparisons, && ||, c ? a : b, sin cos tan asin acos atan sinh cosh tanh asinh acosh
+/// atanh log2 log10 log ln exp sqrt sign rint abs, and min max sum avg of one or more values.
+/// Throws ExpressionError for anything else.
+std::vector<int> CompileExpression(const std::string& text, const std::vector<std::string>& args,
+                                   const std::vector<std::string>& params);
+
+/// The program as one C++ expression of `args[i]` and `params[i]` that evaluates to the same
+/// double as RunExpressionProgram (the same operations in the same order).
+std::string ExpressionCxx(const int* program);
+
+/// muParser's evaluation of every expression of `layout` (Layout::expressions), for the
+/// reference solver (LayoutView::expressionHost). Not thread-safe: one per simulation.
+std::unique_ptr<ExpressionHost> MakeMuParserExpressions(const Layout& layout);
+
+}  // namespace mbsweep
