@@ -130,7 +130,8 @@ MBS_HD_INLINE Real NormSq(const Real* x, int n) {
 /// True if, with a constant mass matrix (MassMatrixIsConstant), the iteration matrix of
 /// layout L depends on the step size only: right-hand-side Jacobians that are analytic
 /// constants (coordinate spring-dampers, generic ODE2/ODE1 objects; planar rigid bodies, whose
-/// velocity terms vanish with a constant mass matrix; loads are not differentiated) and
+/// velocity terms vanish with a constant mass matrix; loads are not differentiated; not those
+/// with a user function) and
 /// constraint Jacobians that are constants (coordinate constraints). Such a matrix is
 /// factorized once per step size, which changes no result: a recomputed one would be the same
 /// bit for bit.
@@ -146,8 +147,10 @@ MBS_HD_INLINE bool IterationJacobiansAreConstant(const LayoutView& L) {
       case ObjectKind::RigidBody2D:
       case ObjectKind::GenericODE2:
       case ObjectKind::GenericODE1:
-      case ObjectKind::ConnectorCoordinateSpringDamper:
       case ObjectKind::ConnectorCoordinate: break;
+      case ObjectKind::ConnectorCoordinateSpringDamper:
+        if (GetObjectRecord(L, i).extra[3] >= 0) return false;  // a user function
+        break;
       default: return false;
     }
   }

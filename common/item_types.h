@@ -105,6 +105,24 @@ struct TimeFunction {
   static TimeFunction Expression(std::string text, std::vector<std::pair<std::string, Real>> parameters = {});
 };
 
+/// A user function written as an expression (muParser syntax, common/expression.h) of the
+/// arguments its field names (a spring force: t, u, v, k, d, offset) and of named parameters,
+/// each a theta slot "<field>.<name>" that a study varies like any other number. An empty
+/// expression means none (the item's built-in law).
+struct UserFunction {
+  std::string expression;
+  std::vector<std::pair<std::string, Real>> parameters;
+};
+/// The argument names of a user-function field, from its list "t, u, v".
+inline std::vector<std::string> UserFunctionArgs(const char* list) {
+  std::vector<std::string> names(1);
+  for (const char* c = list; *c; ++c) {
+    if (*c == ',') names.emplace_back();
+    else if (*c != ' ') names.back() += *c;
+  }
+  return names;
+}
+
 // ----------------------------------------------------------------------------------------
 // Field visitor protocol: an item calls, for each field in order,
 //   v(name, Real&, Rule)                     Real parameter (part of theta)
@@ -112,6 +130,7 @@ struct TimeFunction {
 //   v(name, Vector&, Rule)                   variable vector (part of theta)
 //   v(name, Matrix3D& | Matrix6D& | Matrix&) matrices (part of theta)
 //   v(name, TimeFunction&)                   time function (its parameters join theta)
+//   v(name, UserFunction&, "t, u, ...")      user function and its argument names (its parameters join theta)
 //   v(name, bool&), v(name, int&, Rule)      structural flags / integers
 //   v(name, std::array<int,N>&)              axis flags, each 0 or 1 (structure; Exudyn's ArrayIndex)
 //   v(name, NodeIndex& | ObjectIndex& | ...) item references (structure)

@@ -10,6 +10,8 @@
 /// Object record:  [nLocalODE2, nLocalODE1, nAE, aeBegin, ltgODE2[nLocalODE2], ltgODE1[nLocalODE1], extra...]
 ///   extra:        bodies: [node]; ObjectGenericODE2: [hasM, hasK, hasD, hasF];
 ///                 ObjectGenericODE1: [hasA, hasB]; connectors: [marker0, marker1, activeConnector, ...]
+///                 (ObjectConnectorCoordinateSpringDamper appends its user function's program, -1 if none;
+///                 ObjectConnectorCoordinate velocityLevel, time function type and data)
 ///                 (ObjectJointSpherical / ObjectJointGeneric append constrainedAxes[3 / 6])
 ///   theta:        the item's Real fields in Fields() order (only given matrices/vectors)
 /// Marker record:  [target (body object or node), node (-1 if none), coordinate, nCoords]
@@ -110,6 +112,7 @@ enum class ForceEntry : int {
   Load = 4,                    ///< force, torque or mass-proportional load
   BodyMassLoad = 5,            ///< LoadMassProportional on a point mass or rigid body; a: the body,
                                ///< b: its first global ODE2 index
+  CoordinateSpringDamperUser = 6,  ///< CoordinateSpringDamper with springForceUserFunction; a, b as there
 };
 constexpr int kForceEntryInts = 4;
 

@@ -113,28 +113,41 @@ struct FieldValidator {
                  "= " + FormatReal(f.times[i]) + " must be greater than times[" + std::to_string(i - 1) + "]");
         }
         break;
-      case TimeFunctionType::Expression: CheckExpression(p, f); break;
+      case TimeFunctionType::Expression: CheckExpression(p, f.expression, f.parameters, {"t"}); break;
     }
   }
-  void CheckExpression(const std::string& p, const TimeFunction& f) const {
+  /// An expression's parameters (named values) and text; `p` is "<field>.".
+  void CheckExpression(const std::string& p, const std::string& text,
+                       const std::vector<std::pair<std::string, Real>>& parameters,
+                       const std::vector<std::string>& args) const {
     std::vector<std::string> names;
-    for (size_t i = 0; i < f.parameters.size(); ++i) {
-      const std::string& name = f.parameters[i].first;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      const std::string& name = parameters[i].first;
       const std::string field = p + "parameters[" + std::to_string(i) + "]";
       bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
       for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-      if (!ok || name == "t" || name == "_pi" || name == "_e")
-        Fail(field, "= '" + name + "' is not a parameter name (an identifier other than t, _pi and _e)");
+      const bool reserved = name == "_pi" || name == "_e" || std::find(args.begin(), args.end(), name) != args.end();
+      if (!ok || reserved)
+        Fail(field, "= '" + name + "' is not a parameter name (an identifier other than " + JoinArgs(args) +
+                        ", _pi and _e)");
       if (std::find(names.begin(), names.end(), name) != names.end()) Fail(field, "= '" + name + "' is given twice");
       names.push_back(name);
-      CheckReal(p + name, f.parameters[i].second, Rule::Real);
+      CheckReal(p + name, parameters[i].second, Rule::Real);
     }
     try {
-      CompileExpression(f.expression, {"t"}, names);
+      CompileExpression(text, args, names);
     } catch (const ExpressionError& e) {
-      Fail(p + "expression", "= '" + f.expression + "': " + e.what() +
-                                  " (a muParser expression of t and the time function's parameters)");
+      Fail(p + "expression", "= '" + text + "': " + e.what() + " (a muParser expression of " + JoinArgs(args) +
+                                  " and its parameters)");
     }
+  }
+  static std::string JoinArgs(const std::vector<std::string>& args) {
+    std::string s;
+    for (const auto& a : args) s += (s.empty() ? "" : ", ") + a;
+    return s;
+  }
+  void operator()(const char* n, UserFunction& f, const char* args) {
+    if (!f.expression.empty()) CheckExpression(std::string(n) + ".", f.expression, f.parameters, UserFunctionArgs(args));
   }
   template <size_t N> void operator()(const char* n, std::array<int, N>& a) {
     for (size_t i = 0; i < N; ++i)
@@ -234,6 +247,10 @@ struct ThetaBuilder {
         for (auto& [name, value] : f.parameters) Add(p + name, value);
         break;
     }
+  }
+  void operator()(const char* n, UserFunction& f, const char*) {
+    if (f.expression.empty()) return;
+    for (auto& [name, value] : f.parameters) Add(std::string(n) + "." + name, value);
   }
   template <class T> void operator()(const char*, T&) {}
   template <class T> void operator()(const char*, T&, Rule) {}
@@ -868,21 +885,27 @@ struct ObjectStructureBuilder {
   }
 };
 
+/// Appends the program of an expression to L.ints and records it; returns its offset.
+int AppendExpression(Layout& L, std::string owner, const std::string& text, std::vector<std::string> args,
+                     const std::vector<std::pair<std::string, Real>>& parameters) {
+  ExpressionInfo e;
+  e.program = static_cast<int>(L.ints.size());
+  e.owner = std::move(owner);
+  e.text = text;
+  e.args = std::move(args);
+  for (const auto& p : parameters) e.params.push_back(p.first);
+  const std::vector<int> program = CompileExpression(e.text, e.args, e.params);
+  L.ints.insert(L.ints.end(), program.begin(), program.end());
+  L.expressions.push_back(std::move(e));
+  return L.expressions.back().program;
+}
+
 /// The int a record keeps for a time function beside its type: a Table's length; an
 /// Expression's program, appended to L.ints here; 0 for the others.
 int TimeFunctionData(const TimeFunction& f, const std::string& owner, Layout& L) {
   if (f.type == TimeFunctionType::Table) return static_cast<int>(f.times.size());
   if (f.type != TimeFunctionType::Expression) return 0;
-  ExpressionInfo e;
-  e.program = static_cast<int>(L.ints.size());
-  e.owner = owner;
-  e.text = f.expression;
-  e.args = {"t"};
-  for (const auto& p : f.parameters) e.params.push_back(p.first);
-  const std::vector<int> program = CompileExpression(e.text, e.args, e.params);
-  L.ints.insert(L.ints.end(), program.begin(), program.end());
-  L.expressions.push_back(std::move(e));
-  return L.expressions.back().program;
+  return AppendExpression(L, owner, f.expression, {"t"}, f.parameters);
 }
 
 /// Objects: coordinates, algebraic equations and extra ints.
@@ -907,6 +930,12 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
     L.objectNames.push_back(model.ObjectName(static_cast<int>(i)));
     if (const auto* c = std::get_if<ObjectConnectorCoordinate>(&objects[i]))  // extra: [..., type, data]
       o.extra.back() = TimeFunctionData(c->offsetTimeFunction, L.objectNames.back() + ".offsetTimeFunction", L);
+    if (const auto* c = std::get_if<ObjectConnectorCoordinateSpringDamper>(&objects[i])) {  // extra[3]: program or -1
+      const UserFunction& f = c->springForceUserFunction;
+      o.extra.push_back(f.expression.empty() ? -1
+                                             : AppendExpression(L, L.objectNames.back() + ".springForceUserFunction",
+                                                                f.expression, UserFunctionArgs(ObjectConnectorCoordinateSpringDamper::springForceArgs), f.parameters));
+    }
     L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
     L.ints.insert(L.ints.end(), {static_cast<int>(o.ltg2.size()), static_cast<int>(o.ltg1.size()), o.nAE, aeBegin});
     L.ints.insert(L.ints.end(), o.ltg2.begin(), o.ltg2.end());

@@ -310,8 +310,7 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     if (ovt == OVT::Displacement) val = q1 - q0;
     else if (ovt == OVT::Velocity) val = v1 - v0;
     else if (ovt == OVT::Force)
-      val = ObjectConnectorCoordinateSpringDamper::Force(ParamsAt<ObjectConnectorCoordinateSpringDamper>(p), q1 - q0,
-                                                         v1 - v0);
+      val = ObjectConnectorCoordinateSpringDamper::ForceAt(L, o.extra[3], p, s.t, q1 - q0, v1 - v0);
     else return 0;
     if (cap > 0) out[0] = val;
     return 1;
@@ -483,7 +482,8 @@ MBS_HD_INLINE SensorPlan MakeSensorPlan(const LayoutView& L, const Real* theta, 
     }
   } else if (kind == SensorKind::Object &&
              static_cast<ObjectKind>(L.object[r.target].kind) == ObjectKind::ConnectorCoordinateSpringDamper &&
-             (ovt == OVT::Displacement || ovt == OVT::Velocity || ovt == OVT::Force)) {
+             (ovt == OVT::Displacement || ovt == OVT::Velocity ||
+              (ovt == OVT::Force && GetObjectRecord(L, r.target).extra[3] < 0))) {  // a user force: SensorOutput
     const ObjectRecord o = GetObjectRecord(L, r.target);
     p.kind = SensorPlan::springDamper;
     p.array = static_cast<int>(ovt);

@@ -257,8 +257,8 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
     if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
       if (!o.extra[2]) continue;
       const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords, n1 = o.nLocalODE2 - n0;
-      e.insert(e.end(), {static_cast<int>(ForceEntry::CoordinateSpringDamper), i, n0 ? o.ltgODE2[0] : -1,
-                         n1 ? o.ltgODE2[n0] : -1});
+      const ForceEntry kind = o.extra[3] >= 0 ? ForceEntry::CoordinateSpringDamperUser : ForceEntry::CoordinateSpringDamper;
+      e.insert(e.end(), {static_cast<int>(kind), i, n0 ? o.ltgODE2[0] : -1, n1 ? o.ltgODE2[n0] : -1});
     } else if (HasLocalRHSKind(k)) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::LocalObject), i, CoordinateDependentMass(k) ? 1 : 0, 0});
     } else if (k == ObjectKind::GenericODE2) {
@@ -303,6 +303,16 @@ inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, 
   }
 }
 
+/// The force of coordinate spring-damper `obj` with a user function (ForceEntry::
+/// CoordinateSpringDamperUser), whose sides are the global ODE2 indices g0 and g1 (-1: ground).
+MBS_HD_INLINE Real CoordinateSpringDamperUserForce(const LayoutView& L, const Real* theta, int obj, Real t,
+                                                   const Real* q, const Real* v, int g0, int g1) {
+  const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
+  const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
+  return ObjectConnectorCoordinateSpringDamper::ForceAt(L, GetObjectRecord(L, obj).extra[3], theta + L.object[obj].theta,
+                                                        t, dq, dv);
+}
+
 namespace detail {
 /// Adds `count` force-list entries from e on to f (ComputeODE2RHS's loop).
 MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, const int* e, int count, Real t,
@@ -319,6 +329,13 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
         const Real force =
             ObjectConnectorCoordinateSpringDamper::Force(ParamsAt<ObjectConnectorCoordinateSpringDamper>(p), dq, dv);
+        if (g0 >= 0) f[g0] += force;
+        if (g1 >= 0) f[g1] -= force;
+        break;
+      }
+      case ForceEntry::CoordinateSpringDamperUser: {
+        const int g0 = e[2], g1 = e[3];
+        const Real force = CoordinateSpringDamperUserForce(L, theta, i, t, q, v, g0, g1);
         if (g0 >= 0) f[g0] += force;
         if (g1 >= 0) f[g1] -= force;
         break;
@@ -493,6 +510,28 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       if (!o.extra[2]) continue;
       const int n0 = GetMarkerRecord(L, o.extra[0]).nCoords;
       const int n1 = GetMarkerRecord(L, o.extra[1]).nCoords;
+      if (o.extra[3] >= 0) {  // a user function: forward differences over each side's q and v (f0 = +F, f1 = -F)
+        const int g0 = n0 ? o.ltgODE2[0] : -1, g1 = n1 ? o.ltgODE2[n0] : -1;
+        const Real force0 = CoordinateSpringDamperUserForce(L, theta, i, t, q, v, g0, g1);
+        for (int pass = 0; pass < 2; ++pass) {
+          const Real factor = pass == 0 ? factorQ : factorV;
+          if (factor == 0) continue;
+          Real* x = pass == 0 ? q : v;
+          for (int side = 0; side < 2; ++side) {
+            const int gb = side == 0 ? g0 : g1;
+            if (gb < 0) continue;
+            const Real x0 = x[gb];
+            const Real eps = DiffEpsilon(nd, x0);
+            x[gb] = x0 + eps;
+            const Real force1 = CoordinateSpringDamperUserForce(L, theta, i, t, q, v, g0, g1);
+            x[gb] = x0;
+            const Real s = factor / eps;
+            if (g0 >= 0) J.add(g0, gb, s * (force1 - force0));
+            if (g1 >= 0) J.add(g1, gb, s * (-force1 - -force0));
+          }
+        }
+        continue;
+      }
       // f0 = +Force(q1 - q0, v1 - v0), f1 = -Force: c = factorQ dForce/ddq + factorV dForce/ddv
       Real dFdq, dFdv;
       ObjectConnectorCoordinateSpringDamper::ForceDerivatives(

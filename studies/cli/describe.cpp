@@ -56,7 +56,10 @@ struct FieldTable {
   void operator()(const char* n, Matrix6D& m) { rows.push_back({n, "Matrix6D (rows)", "", List(m.data)}); }
   void operator()(const char* n, Matrix&) { rows.push_back({n, "Matrix (list of rows)", "", "[]"}); }
   void operator()(const char* n, TimeFunction&) {
-    rows.push_back({n, "time function", "Constant, Harmonic, Sweep, Ramp, Step or Table", "Constant"});
+    rows.push_back({n, "time function", "Constant, Harmonic, Sweep, Ramp, Step, Table or an expression of t", "Constant"});
+  }
+  void operator()(const char* n, UserFunction&, const char* args) {
+    rows.push_back({n, "user function", std::string("an expression of ") + args, "none"});
   }
   void operator()(const char* n, bool& x) { rows.push_back({n, "bool", "", x ? "true" : "false"}); }
   void operator()(const char* n, int& x, Rule r) { rows.push_back({n, "int", RuleText(r), std::to_string(x)}); }

@@ -329,25 +329,59 @@ class FieldReader {
       }
     }
   }
-  /// An Expression's study parameters (those of `parameters:` its text names, unless given
+  /// An expression's study parameters (those of `parameters:` its text names, unless given
   /// among its own parameters) join its parameters, each a theta slot defined by the study
   /// parameter; then the text is compiled (errors at the text's position).
-  void ReadExpression(const YAML::Node& text, const std::string& field, TimeFunction& f) {
+  void ReadExpression(const YAML::Node& node, const std::string& field, const std::string& text,
+                      std::vector<std::pair<std::string, Real>>& parameters, const std::vector<std::string>& args) {
     const std::string p = field + ".";
     for (const NamedParameter& sp : b_.StudyParameters()) {
-      bool given = false;
-      for (const auto& q : f.parameters) given = given || q.first == sp.name;
-      if (given || !NamesIdentifier(f.expression, sp.name)) continue;
-      f.parameters.emplace_back(sp.name, sp.value);
-      b_.AddParameterSlot(prefix_ + p + sp.name, sp.name, text);
+      bool given = std::find(args.begin(), args.end(), sp.name) != args.end();
+      for (const auto& q : parameters) given = given || q.first == sp.name;
+      if (given || !NamesIdentifier(text, sp.name)) continue;
+      parameters.emplace_back(sp.name, sp.value);
+      b_.AddParameterSlot(prefix_ + p + sp.name, sp.name, node);
     }
     std::vector<std::string> names;
-    for (const auto& q : f.parameters) names.push_back(q.first);
+    for (const auto& q : parameters) names.push_back(q.first);
     try {
-      CompileExpression(f.expression, {"t"}, names);
+      CompileExpression(text, args, names);
     } catch (const ExpressionError& e) {
-      r_.Fail(text, What(p + "expression") + " = '" + f.expression + "': " + e.what());
+      r_.Fail(node, What(p + "expression") + " = '" + text + "': " + e.what());
     }
+  }
+  /// `{expression: text, parameters: {name: value}}`'s own parameters (values: numbers or
+  /// expressions of the study parameters); returns the text's node.
+  const YAML::Node& ReadExpressionMap(const Section& s, const YAML::Node& v, const std::string& field,
+                                      std::string& text, std::vector<std::pair<std::string, Real>>& parameters) {
+    const std::string p = field + ".";
+    const Entry* e = s.Find("expression");
+    if (!e) r_.Fail(v, What(field) + " needs 'expression' (a muParser expression)");
+    if (!e->value.IsScalar()) r_.Fail(e->value, What(p + "expression") + " expects a text, got " + Got(e->value));
+    text = e->value.Scalar();
+    if (const Entry* q = s.Find("parameters")) {
+      const Section ps = r_.Map(q->value, What(p + "parameters"), {});
+      for (const Entry& pe : ps.entries)
+        parameters.emplace_back(pe.key, b_.Real(pe.value, What(p + pe.key), prefix_ + p + pe.key));
+    }
+    return e->value;
+  }
+  void operator()(const char* n, UserFunction& f, const char* argList) {
+    const Entry* e = fields_.Find(n);
+    if (!e) return;
+    const YAML::Node& v = e->value;
+    f = UserFunction();
+    const YAML::Node* text = &v;
+    if (v.IsScalar()) {
+      f.expression = v.Scalar();
+    } else if (v.IsMap()) {
+      const Section s = r_.Map(v, What(n), {"expression", "parameters"});
+      text = &ReadExpressionMap(s, v, n, f.expression, f.parameters);
+    } else {
+      r_.Fail(v, What(n) + " expects the text of an expression of " + std::string(argList) +
+                     " or {expression: text, parameters: {name: value}}, got " + Got(v));
+    }
+    ReadExpression(*text, n, f.expression, f.parameters, UserFunctionArgs(argList));
   }
   void operator()(const char* n, TimeFunction& f) {
     const Entry* e = fields_.Find(n);
@@ -359,7 +393,7 @@ class FieldReader {
         r_.Fail(v, What(n) + " = " + v.Scalar() + ": a time function is a map ({type: " + v.Scalar() +
                        ", ...}) or the text of an expression of t");
       f = TimeFunction::Expression(v.Scalar());
-      ReadExpression(v, field, f);
+      ReadExpression(v, field, f.expression, f.parameters, {"t"});
       return;
     }
     if (!v.IsMap())
@@ -408,16 +442,8 @@ class FieldReader {
       real("endValue", f.endValue);
     } else if (type == "Expression") {
       f.type = TimeFunctionType::Expression;
-      const Entry* text = s.Find("expression");
-      if (!text) r_.Fail(v, What(n) + " needs 'expression' (a muParser expression of t)");
-      if (!text->value.IsScalar()) r_.Fail(text->value, What(p + "expression") + " expects a text, got " + Got(text->value));
-      f.expression = text->value.Scalar();
-      if (const Entry* q = s.Find("parameters")) {
-        const Section ps = r_.Map(q->value, What(p + "parameters"), {});
-        for (const Entry& pe : ps.entries)
-          f.parameters.emplace_back(pe.key, b_.Real(pe.value, What(p + pe.key), prefix_ + p + pe.key));
-      }
-      ReadExpression(text->value, field, f);
+      const YAML::Node& text = ReadExpressionMap(s, v, field, f.expression, f.parameters);
+      ReadExpression(text, field, f.expression, f.parameters, {"t"});
     } else {  // Table
       f.type = TimeFunctionType::Table;
       if (const Entry* q = s.Find("times")) f.times = ReadVector(q->value, p + "times", prefix_ + p + "times");

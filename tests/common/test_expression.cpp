@@ -149,8 +149,7 @@ std::string CompileError(const TimeFunction& f) {
 TEST(Expression, ModelErrorsNameTheItem) {
   EXPECT_EQ(CompileError(TimeFunction::Expression("A*sin(w*t)", {{"A", 1}})),
             "LoadCoordinate 'push' (load 0): timeFunction.expression = 'A*sin(w*t)': unknown variable 'w' (arguments: "
-            "t; parameters: A; constants: _pi, _e) at position 6 (a muParser expression of t and the time function's "
-            "parameters)");
+            "t; parameters: A; constants: _pi, _e) at position 6 (a muParser expression of t and its parameters)");
   EXPECT_EQ(CompileError(TimeFunction::Expression("A*t", {{"A", 1}, {"t", 2}})),
             "LoadCoordinate 'push' (load 0): timeFunction.parameters[1] = 't' is not a parameter name (an identifier "
             "other than t, _pi and _e)");

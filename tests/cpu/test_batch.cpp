@@ -21,7 +21,7 @@ struct Oscillator {
   NodeIndex node;
   SensorIndex sensor;
 };
-Oscillator MakeOscillator(Real load = 80, TimeFunction timeFunction = {}) {
+Oscillator MakeOscillator(Real load = 80, TimeFunction timeFunction = {}, std::string springForce = "") {
   Oscillator o;
   NodePoint np;
   np.referenceCoordinates = {0.5, 0, 0};
@@ -42,6 +42,7 @@ Oscillator MakeOscillator(Real load = 80, TimeFunction timeFunction = {}) {
   sd.markerNumbers = {o.model.AddMarker(c0), o.model.AddMarker(c1)};
   sd.stiffness = 4000;
   sd.damping = 8;
+  sd.springForceUserFunction.expression = std::move(springForce);
   o.model.AddObject(sd);
   LoadCoordinate lc;
   lc.name = "force";
@@ -144,6 +145,31 @@ TEST(CpuBatch, ExpressionLoadMatchesReferenceSolver) {
   a.SolveDynamic(Settings());
   b.SolveDynamic(Settings());
   EXPECT_NEAR(a.GetSensorValues(h.sensor)[0], b.GetSensorValues(e.sensor)[0], 1e-14);
+}
+
+// A spring force given as a user function (Exudyn's example, 0.1 k u + k u^3 + d v) on the
+// oscillator, k varied: the batch (program interpreter, forward-difference Jacobian) equals the
+// reference solver (muParser) to 1e-12 relative.
+TEST(CpuBatch, SpringForceUserFunctionMatchesReferenceSolver) {
+  Oscillator o = MakeOscillator(80, {}, "0.1*k*u + k*u^3 + d*v");
+  const Model& m = o.model;
+  const Layout layout = m.Compile();
+  ParameterMap map(layout, m.Theta0());
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  const std::vector<Real> params = {500, 4000, 20000};
+  BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::GeneralizedAlpha, Settings(),
+                             FinalAndMaxAbs(layout, m.Theta0(), o.sensor.value));
+  const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
+  for (int i = 0; i < r.nSystems; ++i) {
+    ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
+    Simulation sim(m);
+    sim.SetParameter("spring.stiffness", params[static_cast<size_t>(i)]);
+    sim.SolveDynamic(Settings());
+    const double xEnd = sim.GetSensorValues(o.sensor)[0];
+    EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << "system " << i;
+    EXPECT_EQ(r.info[static_cast<size_t>(i)].newtonIterations, sim.Statistics().newtonIterations);
+  }
 }
 
 // Decimated signals: with sensorsWritePeriod 0.01 over 0.5 s (51 sample times) and at most 10

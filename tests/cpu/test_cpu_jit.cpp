@@ -130,9 +130,10 @@ TEST(CpuJit, SliderCrankIndex2) {
   ExpectCompiledEqualsInterpreter(p);
 }
 
-// A load and a constraint offset given as expressions (generated code evaluates them as
-// compiled C++, the interpreter runs their programs): the oscillator with the force
-// A sin(w t) + (t >= 0.25 ? B : 0), w and B varied, and a prescribed ground motion.
+// A load, a constraint offset and a spring force given as expressions (generated code evaluates
+// them as compiled C++, the interpreter runs their programs): the oscillator with the force
+// A sin(w t) + (t >= 0.25 ? B : 0), coupled by a hardening spring to a base in prescribed motion;
+// w, B, the motion's frequency and the spring's cubic stiffness varied.
 TEST(CpuJit, ExpressionLoadAndOffset) {
   Model m = bench::BuildOscillator();
   LoadCoordinate force = std::get<LoadCoordinate>(m.Loads()[0]);
@@ -155,21 +156,29 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
   motion.offset = 0.01;
   motion.offsetTimeFunction = TimeFunction::Expression("sin(2*_pi*f*t)^2", {{"f", 3}});
   m.AddObject(motion);
+  ObjectConnectorCoordinateSpringDamper coupling;  // a hardening spring between base and mass
+  coupling.name = "coupling";
+  coupling.markerNumbers = {motion.markerNumbers[1], MarkerIndex(1)};
+  coupling.stiffness = 300;
+  coupling.damping = 2;
+  coupling.springForceUserFunction = {"k*u + c*u^3 + d*v*abs(v)", {{"c", 1e5}}};
+  m.AddObject(coupling);
   SensorNode sensor;
   sensor.nodeNumber = NodeIndex(0);
   sensor.outputVariableType = OutputVariableType::Displacement;
   sensor.writeToFile = false;
   m.AddSensor(sensor);
   const Layout layout = m.Compile();
-  ASSERT_EQ(layout.expressions.size(), 2u);
+  ASSERT_EQ(layout.expressions.size(), 3u);
   const std::vector<Real> theta0 = m.Theta0();
   ParameterMap map(layout, theta0);
-  map.SetParameters({"w", "B", "f"});
+  map.SetParameters({"w", "B", "f", "c"});
   map.Bind("push.timeFunction.w", "w");
   map.Bind("push.timeFunction.B", "B");
   map.Bind("object3.offsetTimeFunction.f", "f");
+  map.Bind("coupling.springForceUserFunction.c", "c");
   std::vector<Real> params;
-  for (int i = 0; i < 8; ++i) params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i});
+  for (int i = 0; i < 8; ++i) params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i});
   SimulationSettings s;
   s.timeIntegration.endTime = 0.5;
   s.timeIntegration.numberOfSteps = 200;

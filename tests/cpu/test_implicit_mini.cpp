@@ -255,6 +255,44 @@ TEST(ImplicitMiniExamples, ObjectConnectorDistance) {
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], -0.9861806726069355);
 }
 
+// Point at [2,0,0]; m=5; CoordinateSpringDamper from a ground coordinate to x, k=5000, d=80,
+// with the user function 0.1 k u + k u^3 + d v (Exudyn's example: its Jacobian by forward
+// differences); LoadCoordinate 1: x displacement = 0.0019995154213252597.
+TEST(ImplicitMiniExamples, ObjectConnectorCoordinateSpringDamperUserFunction) {
+  Model m;
+  AddGround(m);
+  NodePointGround ng;
+  const NodeIndex ngi = m.AddNode(ng);
+  NodePoint np;
+  np.referenceCoordinates = {2, 0, 0};
+  const NodeIndex n = m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.mass = 5;
+  mp.nodeNumber = n;
+  m.AddObject(mp);
+  MarkerNodeCoordinate c0, c1;
+  c0.nodeNumber = ngi;
+  c1.nodeNumber = n;
+  ObjectConnectorCoordinateSpringDamper sd;
+  sd.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
+  sd.stiffness = 5000;
+  sd.damping = 80;
+  sd.springForceUserFunction.expression = "0.1*k*u + k*u^3 + d*v";
+  const ObjectIndex spring = m.AddObject(sd);
+  LoadCoordinate load;
+  load.markerNumber = sd.markerNumbers[1];
+  load.load = 1;
+  m.AddLoad(load);
+  Simulation sim(m);
+  sim.SolveDynamic(test::FullNewton());
+  const Real x = sim.GetNodeOutput(n, OutputVariableType::Displacement)[0];
+  EXPECT_NEAR(x, 0.0019995154213252597, 1e-15);  // 0.001999515421325487 here
+  // the connector's Force output is the user function's value
+  const Real v = sim.GetNodeOutput(n, OutputVariableType::Velocity)[0];
+  EXPECT_NEAR(sim.GetObjectOutput(spring, OutputVariableType::Force)[0], 0.1 * 5000 * x + 5000 * x * x * x + 80 * v,
+              1e-15);
+}
+
 // Point [2,0,0]; m=5; CoordinateConstraint from a ground coordinate to x, offset 0.1 with
 // the time function 0.5(1 - cos(0.5 pi t)) (a Harmonic: 0.5 + 0.5 sin(0.5 pi t - pi/2)):
 // x displacement = 0.04999999999999982.
