@@ -462,6 +462,47 @@ TEST(Cli, SobolScanMatchesSingleSimulations) {
   EXPECT_NE(w.err.find("warning"), std::string::npos) << w.err;
 }
 
+// The user-function example (expressions for a spring force and a load): every system ok; the
+// compiled expressions (cpu-jit, where a compiler is usable) give the interpreter's results to
+// 1e-13; a grid point run alone by the reference solver (muParser) gives its objective to 1e-12.
+TEST(Cli, DuffingUserFunctionsExample) {
+  auto rows = [](const std::string& file) {
+    std::vector<std::vector<std::string>> out;
+    std::ifstream csv(file);
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, "computationIndex,omega,k3,amplitude,status,reason");
+    while (std::getline(csv, line)) {
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+      out.push_back(f);
+    }
+    return out;
+  };
+  const std::string cpu = OutDir("duffing_cpu"), jit = OutDir("duffing_jit");
+  const CliRun a = Cli({"sweep", Example("duffing_user_functions.yaml"), "--out", cpu, "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  const auto interpreted = rows(cpu + "/results.csv");
+  ASSERT_EQ(interpreted.size(), 200u);
+  for (const auto& f : interpreted) ASSERT_EQ(f.at(4), "ok") << f.at(0);
+  const CliRun b = Cli({"sweep", Example("duffing_user_functions.yaml"), "--out", jit, "--backend", "cpu-jit", "--quiet"});
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto compiled = rows(jit + "/results.csv");
+  ASSERT_EQ(compiled.size(), interpreted.size());
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    const double x = std::stod(interpreted[i][3]), y = std::stod(compiled[i][3]);
+    EXPECT_NEAR(y, x, 1e-13 * std::abs(x)) << "system " << i;
+  }
+  const auto& p = interpreted[101];
+  const std::string one = OutDir("duffing_one");
+  const CliRun sim = Cli({"simulate", Example("duffing_user_functions.yaml"), "--out", one, "--set", "omega=" + p[1],
+                          "--set", "k3=" + p[2]});
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const double reference = ReadJson(one + "/summary.json")["objectives"]["amplitude"].get<double>();
+  EXPECT_NEAR(std::stod(p[3]), reference, 1e-12 * reference);
+}
+
 TEST(Cli, KilledOptimizationResumesToTheSameResult) {
   // A small GA on the oscillator (5 generations of 12, Philox stream, seed 7), run through and
   // killed after generation 1 (the manifest and results file cut back, a torn line appended):

@@ -82,8 +82,9 @@ def _item(d, category, index, typeKey, prefix, types):
             if value not in (0, None):
                 raise TypeError(
                     f"from_exudyn: {label}: {key} is a Python user function, which mbsweep cannot evaluate in a "
-                    "batch; give the load or force as a time function (timeFunction: Harmonic, Sweep, Ramp, Step, "
-                    "Table) or as an expression of the study's parameters")
+                    "batch; write it as a muParser expression in the study dict instead: a time function's text "
+                    "(timeFunction: '0.5*(1-cos(0.5*_pi*t))'), springForceUserFunction: '0.1*k*u + k*u^3 + d*v', "
+                    "or a built-in time function (Harmonic, Sweep, Ramp, Step, Table)")
             continue
         if category == "sensor" and key in _SENSOR_OUTPUT:
             continue
