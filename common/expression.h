@@ -24,13 +24,46 @@ enum class ExprOp : int {
   Const,  ///< push a constant (two ints: low and high 32 bits)
   Arg,    ///< push argument i (t, u, v, ...: the user function's arguments)
   Param,  ///< push parameter i (a theta slot)
-  Neg, Add, Sub, Mul, Div, Pow,
-  Square, Cube, Fourth,  ///< x^2, x^3, x^4 of a variable, as products (as muParser evaluates them)
-  Lt, Gt, Le, Ge, Eq, Ne, And, Or,
+  Neg,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Square,
+  Cube,
+  Fourth,  ///< x^2, x^3, x^4 of a variable, as products (as muParser evaluates them)
+  Lt,
+  Gt,
+  Le,
+  Ge,
+  Eq,
+  Ne,
+  And,
+  Or,
   Select,  ///< c ? a : b
-  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
-  Log2, Log10, Ln, Exp, Sqrt, Sign, Rint, Abs,
-  Min, Max,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tanh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Log2,
+  Log10,
+  Ln,
+  Exp,
+  Sqrt,
+  Sign,
+  Rint,
+  Abs,
+  Min,
+  Max,
 };
 
 /// The constants `_pi` and `_e` of every evaluator. muParser's own `_pi` (2.3.3) stops at 12

@@ -18,11 +18,11 @@ struct UnaryFunction {
   ExprOp op;
 };
 constexpr UnaryFunction kUnary[] = {
-    {"sin", ExprOp::Sin},     {"cos", ExprOp::Cos},     {"tan", ExprOp::Tan},     {"asin", ExprOp::Asin},
-    {"acos", ExprOp::Acos},   {"atan", ExprOp::Atan},   {"sinh", ExprOp::Sinh},   {"cosh", ExprOp::Cosh},
-    {"tanh", ExprOp::Tanh},   {"asinh", ExprOp::Asinh}, {"acosh", ExprOp::Acosh}, {"atanh", ExprOp::Atanh},
-    {"log2", ExprOp::Log2},   {"log10", ExprOp::Log10}, {"log", ExprOp::Ln},      {"ln", ExprOp::Ln},
-    {"exp", ExprOp::Exp},     {"sqrt", ExprOp::Sqrt},   {"sign", ExprOp::Sign},   {"rint", ExprOp::Rint},
+    {"sin", ExprOp::Sin},   {"cos", ExprOp::Cos},     {"tan", ExprOp::Tan},     {"asin", ExprOp::Asin},
+    {"acos", ExprOp::Acos}, {"atan", ExprOp::Atan},   {"sinh", ExprOp::Sinh},   {"cosh", ExprOp::Cosh},
+    {"tanh", ExprOp::Tanh}, {"asinh", ExprOp::Asinh}, {"acosh", ExprOp::Acosh}, {"atanh", ExprOp::Atanh},
+    {"log2", ExprOp::Log2}, {"log10", ExprOp::Log10}, {"log", ExprOp::Ln},      {"ln", ExprOp::Ln},
+    {"exp", ExprOp::Exp},   {"sqrt", ExprOp::Sqrt},   {"sign", ExprOp::Sign},   {"rint", ExprOp::Rint},
     {"abs", ExprOp::Abs},
 };
 constexpr const char* kVariadic[] = {"min", "max", "sum", "avg"};
@@ -71,7 +71,8 @@ class Parser {
   void Expect(const char* tok, const char* what) {
     if (!Accept(tok)) {
       Skip();
-      Fail(std::string("expected ") + what + (pos_ < s_.size() ? ", got '" + std::string(1, s_[pos_]) + "'" : " at the end"),
+      Fail(std::string("expected ") + what +
+               (pos_ < s_.size() ? ", got '" + std::string(1, s_[pos_]) + "'" : " at the end"),
            pos_);
     }
   }
@@ -83,7 +84,10 @@ class Parser {
   void Emit(ExprOp op) {
     code_.push_back(static_cast<int>(op));
     switch (op) {
-      case ExprOp::Neg: case ExprOp::Square: case ExprOp::Cube: case ExprOp::Fourth: break;
+      case ExprOp::Neg:
+      case ExprOp::Square:
+      case ExprOp::Cube:
+      case ExprOp::Fourth: break;
       case ExprOp::Select: Push(-2); break;
       default:
         if (op >= ExprOp::Sin && op <= ExprOp::Abs) break;
@@ -175,13 +179,14 @@ class Parser {
     if (!Accept("^")) return;
     // a variable to the literal power 2, 3 or 4 is a product, as in muParser's byte code
     const bool variable = code_.size() - start == 2 && (code_[start] == static_cast<int>(ExprOp::Arg) ||
-                                                         code_[start] == static_cast<int>(ExprOp::Param));
+                                                        code_[start] == static_cast<int>(ExprOp::Param));
     const size_t exponent = code_.size();
     Signed();  // right-associative; the exponent may carry a sign (2^-1)
     if (variable && code_.size() - exponent == 3 && code_[exponent] == static_cast<int>(ExprOp::Const)) {
       Real e;
-      const unsigned long long bits = static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 1])) |
-                                      (static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 2])) << 32);
+      const unsigned long long bits =
+          static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 1])) |
+          (static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 2])) << 32);
       std::memcpy(&e, &bits, sizeof e);
       if (e == 2 || e == 3 || e == 4) {
         code_.resize(exponent);
@@ -367,7 +372,8 @@ std::string ExpressionCxx(const int* program) {
       const std::string b = pop(), a = pop();
       if (const char* infix = InfixName(op)) {
         const bool compare = op >= ExprOp::Lt;
-        st.push_back(compare ? "mbsweep::ExprBool(" + a + " " + infix + " " + b + ")" : "(" + a + " " + infix + " " + b + ")");
+        st.push_back(compare ? "mbsweep::ExprBool(" + a + " " + infix + " " + b + ")"
+                             : "(" + a + " " + infix + " " + b + ")");
       } else if (op == ExprOp::And || op == ExprOp::Or) {
         st.push_back("mbsweep::ExprBool(" + a + " != 0 " + (op == ExprOp::And ? "&&" : "||") + " " + b + " != 0)");
       } else {

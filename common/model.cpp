@@ -932,9 +932,10 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
       o.extra.back() = TimeFunctionData(c->offsetTimeFunction, L.objectNames.back() + ".offsetTimeFunction", L);
     if (const auto* c = std::get_if<ObjectConnectorCoordinateSpringDamper>(&objects[i])) {  // extra[3]: program or -1
       const UserFunction& f = c->springForceUserFunction;
+      const auto args = UserFunctionArgs(ObjectConnectorCoordinateSpringDamper::springForceArgs);
       o.extra.push_back(f.expression.empty() ? -1
                                              : AppendExpression(L, L.objectNames.back() + ".springForceUserFunction",
-                                                                f.expression, UserFunctionArgs(ObjectConnectorCoordinateSpringDamper::springForceArgs), f.parameters));
+                                                                f.expression, args, f.parameters));
     }
     L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
     L.ints.insert(L.ints.end(), {static_cast<int>(o.ltg2.size()), static_cast<int>(o.ltg1.size()), o.nAE, aeBegin});

@@ -525,9 +525,9 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
             x[gb] = x0 + eps;
             const Real force1 = CoordinateSpringDamperUserForce(L, theta, i, t, q, v, g0, g1);
             x[gb] = x0;
-            const Real s = factor / eps;
-            if (g0 >= 0) J.add(g0, gb, s * (force1 - force0));
-            if (g1 >= 0) J.add(g1, gb, s * (-force1 - -force0));
+            const Real d = factor / eps * (force1 - force0);
+            if (g0 >= 0) J.add(g0, gb, d);
+            if (g1 >= 0) J.add(g1, gb, -d);
           }
         }
         continue;

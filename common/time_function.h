@@ -1,5 +1,6 @@
 /// @file time_function.h
-/// Host/device evaluation of the built-in time functions (see TimeFunctionType).
+/// Host/device evaluation of the time functions (see TimeFunctionType): the built-in ones and
+/// expressions of t (common/expression.h).
 #pragma once
 
 #include "common/expression.h"

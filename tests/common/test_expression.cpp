@@ -97,7 +97,8 @@ TEST(Expression, ErrorsNameTheTokenAndPosition) {
     }
     return "";
   };
-  EXPECT_EQ(error("k*x + 1"), "unknown variable 'x' (arguments: t, u, v; parameters: k, d; constants: _pi, _e) at position 2");
+  EXPECT_EQ(error("k*x + 1"),
+            "unknown variable 'x' (arguments: t, u, v; parameters: k, d; constants: _pi, _e) at position 2");
   EXPECT_NE(error("sine(t)").find("unknown function 'sine'"), std::string::npos) << error("sine(t)");
   EXPECT_NE(error("sin(t").find("expected ')' closing sin("), std::string::npos) << error("sin(t");
   EXPECT_NE(error("sin(t, u)").find("it takes one argument"), std::string::npos);
@@ -115,9 +116,10 @@ TEST(Expression, ErrorsNameTheTokenAndPosition) {
 // The C++ of generated code: the same operations (constants exact, in hexadecimal).
 TEST(Expression, GeneratedCode) {
   const std::vector<int> p = CompileExpression("k*u^3 + (t < 0.5 ? -v : sign(v)) + 0.1", kArgs, kParams);
-  EXPECT_EQ(ExpressionCxx(p.data()),
-            "(((params[0] * ((args[1] * args[1]) * args[1])) + (mbsweep::ExprBool(args[0] < (0x1p-1)) != 0 ? (-args[2]) "
-            ": mbsweep::ExprSign(args[2]))) + (0x1.999999999999ap-4))");
+  EXPECT_EQ(
+      ExpressionCxx(p.data()),
+      "(((params[0] * ((args[1] * args[1]) * args[1])) + (mbsweep::ExprBool(args[0] < (0x1p-1)) != 0 ? (-args[2]) "
+      ": mbsweep::ExprSign(args[2]))) + (0x1.999999999999ap-4))");
 }
 
 // A time function given as an expression: a model error names the item, the field, the text
