@@ -111,57 +111,34 @@ class Parser {
       Emit(ExprOp::Select);
     }
   }
-  void Or() {
-    And();
-    while (Accept("||")) {
-      And();
-      Emit(ExprOp::Or);
+  struct Infix {
+    const char* token;  ///< longer tokens before their prefixes ("<=" before "<")
+    ExprOp op;
+  };
+  /// One left-associative level: operands parsed by `next`, joined by the operators `ops`.
+  template <size_t N> void Level(void (Parser::*next)(), const Infix (&ops)[N]) {
+    (this->*next)();
+    for (;;) {
+      const Infix* found = nullptr;
+      for (const Infix& o : ops)
+        if (!found && Accept(o.token)) found = &o;
+      if (!found) return;
+      (this->*next)();
+      Emit(found->op);
     }
   }
-  void And() {
-    Compare();
-    while (Accept("&&")) {
-      Compare();
-      Emit(ExprOp::And);
-    }
-  }
+  void Or() { Level(&Parser::And, {{"||", ExprOp::Or}}); }
+  void And() { Level(&Parser::Compare, {{"&&", ExprOp::And}}); }
   void Compare() {
-    Sum();
-    for (;;) {
-      ExprOp op;
-      if (Accept("<=")) op = ExprOp::Le;
-      else if (Accept(">=")) op = ExprOp::Ge;
-      else if (Accept("==")) op = ExprOp::Eq;
-      else if (Accept("!=")) op = ExprOp::Ne;
-      else if (Accept("<")) op = ExprOp::Lt;
-      else if (Accept(">")) op = ExprOp::Gt;
-      else return;
-      Sum();
-      Emit(op);
-    }
+    Level(&Parser::Sum, {{"<=", ExprOp::Le},
+                         {">=", ExprOp::Ge},
+                         {"==", ExprOp::Eq},
+                         {"!=", ExprOp::Ne},
+                         {"<", ExprOp::Lt},
+                         {">", ExprOp::Gt}});
   }
-  void Sum() {
-    Product();
-    for (;;) {
-      ExprOp op;
-      if (Accept("+")) op = ExprOp::Add;
-      else if (Accept("-")) op = ExprOp::Sub;
-      else return;
-      Product();
-      Emit(op);
-    }
-  }
-  void Product() {
-    Signed();
-    for (;;) {
-      ExprOp op;
-      if (Accept("*")) op = ExprOp::Mul;
-      else if (Accept("/")) op = ExprOp::Div;
-      else return;
-      Signed();
-      Emit(op);
-    }
-  }
+  void Sum() { Level(&Parser::Product, {{"+", ExprOp::Add}, {"-", ExprOp::Sub}}); }
+  void Product() { Level(&Parser::Signed, {{"*", ExprOp::Mul}, {"/", ExprOp::Div}}); }
   /// A sign binds weaker than ^ (-x^2 is -(x^2)), as muParser's.
   void Signed() {
     if (Accept("-")) {

@@ -78,27 +78,25 @@ SimulationSettings Settings(int steps = 200) {
   return s;
 }
 
-// The CPU batch runner (fixed-capacity LU) reproduces the CPU reference solver (Eigen LU) on a
-// 4 x 3 grid of mass and stiffness: final displacement and max |displacement| to 1e-12 relative.
-TEST(CpuBatch, MatchesReferenceSolverToRoundOff) {
-  Oscillator o = MakeOscillator();
+// The batch over `params` (rows of values of the theta slots `paths`) on the `cpu` evaluator
+// equals the reference solver run on each row: final displacement, max |displacement|, steps
+// and Newton iterations (values to 1e-12 relative).
+void ExpectBatchEqualsReference(const Oscillator& o, const std::vector<std::string>& paths,
+                                const std::vector<Real>& params) {
   const Layout layout = o.model.Compile();
   ParameterMap map(layout, o.model.Theta0());
-  map.SetParameters({"m", "k"});
-  map.Bind("mass.mass", "m");
-  map.Bind("spring.stiffness", "k");
-  std::vector<Real> params;
-  for (double m : {1.0, 1.3, 1.6, 2.0})
-    for (double k : {2000.0, 4000.0, 8000.0}) params.insert(params.end(), {m, k});
+  std::vector<std::string> names;
+  for (size_t k = 0; k < paths.size(); ++k) names.push_back("p" + std::to_string(k));
+  map.SetParameters(names);
+  for (size_t k = 0; k < paths.size(); ++k) map.Bind(paths[k], names[k]);
   BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::GeneralizedAlpha, Settings(),
                              FinalAndMaxAbs(layout, o.model.Theta0(), o.sensor.value));
   const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
-  ASSERT_EQ(r.nSystems, 12);
+  ASSERT_EQ(static_cast<size_t>(r.nSystems), params.size() / paths.size());
   for (int i = 0; i < r.nSystems; ++i) {
     ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
     Simulation sim(o.model);
-    sim.SetParameter("mass.mass", params[static_cast<size_t>(2 * i)]);
-    sim.SetParameter("spring.stiffness", params[static_cast<size_t>(2 * i + 1)]);
+    for (size_t k = 0; k < paths.size(); ++k) sim.SetParameter(paths[k], params[i * paths.size() + k]);
     sim.SolveDynamic(Settings());
     double maxAbs = 0;
     for (const auto& row : sim.GetSensorStoredData(o.sensor)) maxAbs = std::max(maxAbs, std::abs(row[1]));
@@ -106,38 +104,29 @@ TEST(CpuBatch, MatchesReferenceSolverToRoundOff) {
     EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << "system " << i;
     EXPECT_NEAR(r.Value(i, 1), maxAbs, 1e-12 * maxAbs) << "system " << i;
     EXPECT_EQ(r.info[static_cast<size_t>(i)].steps, 200);
+    EXPECT_EQ(r.info[static_cast<size_t>(i)].newtonIterations, sim.Statistics().newtonIterations) << "system " << i;
   }
+}
+
+// The CPU batch runner (fixed-capacity LU) reproduces the CPU reference solver (Eigen LU) on a
+// 4 x 3 grid of mass and stiffness.
+TEST(CpuBatch, MatchesReferenceSolverToRoundOff) {
+  std::vector<Real> params;
+  for (double m : {1.0, 1.3, 1.6, 2.0})
+    for (double k : {2000.0, 4000.0, 8000.0}) params.insert(params.end(), {m, k});
+  ExpectBatchEqualsReference(MakeOscillator(), {"mass.mass", "spring.stiffness"}, params);
 }
 
 // The oscillator's force as an expression of t and its parameters (A sin(w t), plus B from
 // t = 0.25 on), w and B varied: the batch (program interpreter) equals the reference solver
-// (muParser) to 1e-12 relative.
+// (muParser).
 TEST(CpuBatch, ExpressionLoadMatchesReferenceSolver) {
-  Oscillator o =
-      MakeOscillator(1, TimeFunction::Expression("A*sin(w*t) + (t >= 0.25 ? B : 0)", {{"A", 80}, {"w", 20}, {"B", 0}}));
-  const Layout layout = o.model.Compile();
-  ParameterMap map(layout, o.model.Theta0());
-  map.SetParameters({"w", "B"});
-  map.Bind("force.timeFunction.w", "w");
-  map.Bind("force.timeFunction.B", "B");
   std::vector<Real> params;
   for (double w : {5.0, 20.0, 60.0})
     for (double b : {-30.0, 40.0}) params.insert(params.end(), {w, b});
-  BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::GeneralizedAlpha, Settings(),
-                             FinalAndMaxAbs(layout, o.model.Theta0(), o.sensor.value));
-  const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
-  for (int i = 0; i < r.nSystems; ++i) {
-    ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
-    Simulation sim(o.model);
-    sim.SetParameter("force.timeFunction.w", params[static_cast<size_t>(2 * i)]);
-    sim.SetParameter("force.timeFunction.B", params[static_cast<size_t>(2 * i + 1)]);
-    sim.SolveDynamic(Settings());
-    double maxAbs = 0;
-    for (const auto& row : sim.GetSensorStoredData(o.sensor)) maxAbs = std::max(maxAbs, std::abs(row[1]));
-    const double xEnd = sim.GetSensorValues(o.sensor)[0];
-    EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << "system " << i;
-    EXPECT_NEAR(r.Value(i, 1), maxAbs, 1e-12 * maxAbs) << "system " << i;
-  }
+  ExpectBatchEqualsReference(
+      MakeOscillator(1, TimeFunction::Expression("A*sin(w*t) + (t >= 0.25 ? B : 0)", {{"A", 80}, {"w", 20}, {"B", 0}})),
+      {"force.timeFunction.w", "force.timeFunction.B"}, params);
   // and the expression A sin(w t) is the Harmonic time function with that amplitude and frequency
   Oscillator h = MakeOscillator(80, TimeFunction::Harmonic(1, 20));
   Oscillator e = MakeOscillator(80, TimeFunction::Expression("sin(20*t)"));
@@ -149,27 +138,9 @@ TEST(CpuBatch, ExpressionLoadMatchesReferenceSolver) {
 
 // A spring force given as a user function (Exudyn's example, 0.1 k u + k u^3 + d v) on the
 // oscillator, k varied: the batch (program interpreter, forward-difference Jacobian) equals the
-// reference solver (muParser) to 1e-12 relative.
+// reference solver (muParser).
 TEST(CpuBatch, SpringForceUserFunctionMatchesReferenceSolver) {
-  Oscillator o = MakeOscillator(80, {}, "0.1*k*u + k*u^3 + d*v");
-  const Model& m = o.model;
-  const Layout layout = m.Compile();
-  ParameterMap map(layout, m.Theta0());
-  map.SetParameters({"k"});
-  map.Bind("spring.stiffness", "k");
-  const std::vector<Real> params = {500, 4000, 20000};
-  BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::GeneralizedAlpha, Settings(),
-                             FinalAndMaxAbs(layout, m.Theta0(), o.sensor.value));
-  const BatchResult r = CreateCpuEvaluator()->Evaluate(p);
-  for (int i = 0; i < r.nSystems; ++i) {
-    ASSERT_EQ(r.status[static_cast<size_t>(i)], SolveStatus::ok);
-    Simulation sim(m);
-    sim.SetParameter("spring.stiffness", params[static_cast<size_t>(i)]);
-    sim.SolveDynamic(Settings());
-    const double xEnd = sim.GetSensorValues(o.sensor)[0];
-    EXPECT_NEAR(r.Value(i, 0), xEnd, 1e-12 * std::abs(xEnd)) << "system " << i;
-    EXPECT_EQ(r.info[static_cast<size_t>(i)].newtonIterations, sim.Statistics().newtonIterations);
-  }
+  ExpectBatchEqualsReference(MakeOscillator(80, {}, "0.1*k*u + k*u^3 + d*v"), {"spring.stiffness"}, {500, 4000, 20000});
 }
 
 // Decimated signals: with sensorsWritePeriod 0.01 over 0.5 s (51 sample times) and at most 10

@@ -57,6 +57,19 @@ void ExpectCompiledEqualsInterpreter(const BatchProblem& p) {
   ExpectSameResults(interpreted, compiled);
 }
 
+/// The one objective of these batches: the largest |value| of sensor 0's `component`.
+CompiledObjectives MaxAbsOfSensor0(const Layout& layout, const std::vector<Real>& theta0, int component = 0,
+                                   Real samplePeriod = 0) {
+  ObjectiveSetDescription d;
+  ObjectiveDescription o;
+  o.kind = "MaxAbs";
+  o.sensor = 0;
+  o.component = component;
+  d.objectives = {o};
+  d.samplePeriod = samplePeriod;
+  return BuildObjectives(d, layout, theta0);
+}
+
 // The generated constants describe the layout field by field (what the compiled code folds).
 TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
   const test::BatchFixture f = test::PendulumBatchFixture();
@@ -118,15 +131,8 @@ TEST(CpuJit, SliderCrankIndex2) {
   s.timeIntegration.newton.useModifiedNewton = true;
   s.timeIntegration.newton.absoluteTolerance = 1e-8;
   s.solutionSettings.sensorsWritePeriod = 0.01;
-  ObjectiveSetDescription d;
-  ObjectiveDescription o;
-  o.kind = "MaxAbs";
-  o.sensor = 0;
-  o.component = 1;
-  d.objectives = {o};
-  d.samplePeriod = 0.01;
   const BatchProblem p =
-      MakeBatch(layout, map, params, DynamicSolverType::TrapezoidalIndex2, s, BuildObjectives(d, layout, theta0));
+      MakeBatch(layout, map, params, DynamicSolverType::TrapezoidalIndex2, s, MaxAbsOfSensor0(layout, theta0, 1, 0.01));
   ExpectCompiledEqualsInterpreter(p);
 }
 
@@ -182,13 +188,8 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
   SimulationSettings s;
   s.timeIntegration.endTime = 0.5;
   s.timeIntegration.numberOfSteps = 200;
-  ObjectiveSetDescription d;
-  ObjectiveDescription o;
-  o.kind = "MaxAbs";
-  o.sensor = 0;
-  d.objectives = {o};
   for (DynamicSolverType type : {DynamicSolverType::GeneralizedAlpha, DynamicSolverType::TrapezoidalIndex2})
-    ExpectCompiledEqualsInterpreter(MakeBatch(layout, map, params, type, s, BuildObjectives(d, layout, theta0)));
+    ExpectCompiledEqualsInterpreter(MakeBatch(layout, map, params, type, s, MaxAbsOfSensor0(layout, theta0)));
 }
 
 // An explicit solver (the compiled LU holds the nODE2 x nODE2 mass matrix): the benchmark's
@@ -210,12 +211,7 @@ TEST(CpuJit, OscillatorWithRK44) {
   SimulationSettings s;
   s.timeIntegration.endTime = 1;
   s.timeIntegration.numberOfSteps = 1000;
-  ObjectiveSetDescription d;
-  ObjectiveDescription o;
-  o.kind = "MaxAbs";
-  o.sensor = 0;
-  d.objectives = {o};
-  const BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::RK44, s, BuildObjectives(d, layout, theta0));
+  const BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::RK44, s, MaxAbsOfSensor0(layout, theta0));
   ExpectCompiledEqualsInterpreter(p);
 }
 

@@ -4,6 +4,7 @@
 // (main/pythonDev/TestModels/runTestSuiteRefSol.py).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "cpu/simulation.h"
@@ -255,97 +256,75 @@ TEST(ImplicitMiniExamples, ObjectConnectorDistance) {
   ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], -0.9861806726069355);
 }
 
-// Point at [2,0,0]; m=5; CoordinateSpringDamper from a ground coordinate to x, k=5000, d=80,
-// with the user function 0.1 k u + k u^3 + d v (Exudyn's example: its Jacobian by forward
-// differences); LoadCoordinate 1: x displacement = 0.0019995154213252597.
-TEST(ImplicitMiniExamples, ObjectConnectorCoordinateSpringDamperUserFunction) {
+// Point at [2,0,0] with m=5 and a coordinate marker on it and on a ground node: the model of
+// Exudyn's coordinate-connector mini examples, before the connector.
+struct CoordinateModel {
   Model m;
-  AddGround(m);
+  NodeIndex node;
+  std::array<MarkerIndex, 2> markers;  ///< ground coordinate, x
+};
+CoordinateModel MakeCoordinateModel() {
+  CoordinateModel c;
+  AddGround(c.m);
   NodePointGround ng;
-  const NodeIndex ngi = m.AddNode(ng);
+  const NodeIndex ngi = c.m.AddNode(ng);
   NodePoint np;
   np.referenceCoordinates = {2, 0, 0};
-  const NodeIndex n = m.AddNode(np);
+  c.node = c.m.AddNode(np);
   ObjectMassPoint mp;
   mp.mass = 5;
-  mp.nodeNumber = n;
-  m.AddObject(mp);
+  mp.nodeNumber = c.node;
+  c.m.AddObject(mp);
   MarkerNodeCoordinate c0, c1;
   c0.nodeNumber = ngi;
-  c1.nodeNumber = n;
+  c1.nodeNumber = c.node;
+  c.markers = {c.m.AddMarker(c0), c.m.AddMarker(c1)};
+  return c;
+}
+
+// CoordinateSpringDamper from the ground coordinate to x, k=5000, d=80, with the user function
+// 0.1 k u + k u^3 + d v (Exudyn's example: its Jacobian by forward differences);
+// LoadCoordinate 1: x displacement = 0.0019995154213252597.
+TEST(ImplicitMiniExamples, ObjectConnectorCoordinateSpringDamperUserFunction) {
+  CoordinateModel c = MakeCoordinateModel();
   ObjectConnectorCoordinateSpringDamper sd;
-  sd.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
+  sd.markerNumbers = c.markers;
   sd.stiffness = 5000;
   sd.damping = 80;
   sd.springForceUserFunction.expression = "0.1*k*u + k*u^3 + d*v";
-  const ObjectIndex spring = m.AddObject(sd);
+  const ObjectIndex spring = c.m.AddObject(sd);
   LoadCoordinate load;
-  load.markerNumber = sd.markerNumbers[1];
+  load.markerNumber = c.markers[1];
   load.load = 1;
-  m.AddLoad(load);
-  Simulation sim(m);
+  c.m.AddLoad(load);
+  Simulation sim(c.m);
   sim.SolveDynamic(test::FullNewton());
-  const Real x = sim.GetNodeOutput(n, OutputVariableType::Displacement)[0];
+  const Real x = sim.GetNodeOutput(c.node, OutputVariableType::Displacement)[0];
   EXPECT_NEAR(x, 0.0019995154213252597, 1e-15);  // 0.001999515421325487 here
   // the connector's Force output is the user function's value
-  const Real v = sim.GetNodeOutput(n, OutputVariableType::Velocity)[0];
+  const Real v = sim.GetNodeOutput(c.node, OutputVariableType::Velocity)[0];
   EXPECT_NEAR(sim.GetObjectOutput(spring, OutputVariableType::Force)[0], 0.1 * 5000 * x + 5000 * x * x * x + 80 * v,
               1e-15);
 }
 
-// Point [2,0,0]; m=5; CoordinateConstraint from a ground coordinate to x, offset 0.1 with
-// the time function 0.5(1 - cos(0.5 pi t)) (a Harmonic: 0.5 + 0.5 sin(0.5 pi t - pi/2)):
-// x displacement = 0.04999999999999982.
+// CoordinateConstraint from the ground coordinate to x, offset 0.1 with the offset user
+// function 0.5(1 - cos(0.5 pi t)): x displacement = 0.04999999999999982. The function as a
+// Harmonic (0.5 + 0.5 sin(0.5 pi t - pi/2)) and as an expression of t, written as Exudyn's
+// example writes it (evaluated by muParser on the reference solver).
 TEST(ImplicitMiniExamples, ObjectConnectorCoordinate) {
-  Model m;
-  AddGround(m);
-  NodePointGround ng;
-  const NodeIndex ngi = m.AddNode(ng);
-  NodePoint np;
-  np.referenceCoordinates = {2, 0, 0};
-  const NodeIndex n = m.AddNode(np);
-  ObjectMassPoint mp;
-  mp.mass = 5;
-  mp.nodeNumber = n;
-  m.AddObject(mp);
-  MarkerNodeCoordinate c0, c1;
-  c0.nodeNumber = ngi;
-  c1.nodeNumber = n;
-  ObjectConnectorCoordinate cc;
-  cc.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
-  cc.offset = 0.1;
-  cc.offsetTimeFunction = TimeFunction::Harmonic(0.5, 0.5 * M_PI, -0.5 * M_PI, 0.5);
-  m.AddObject(cc);
-  Simulation sim(m);
-  sim.SolveDynamic(test::FullNewton());
-  EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
-}
-
-// The same with the offset's user function written as Exudyn's example writes it, an
-// expression of t (evaluated by muParser on the reference solver).
-TEST(ImplicitMiniExamples, ObjectConnectorCoordinateExpression) {
-  Model m;
-  AddGround(m);
-  NodePointGround ng;
-  const NodeIndex ngi = m.AddNode(ng);
-  NodePoint np;
-  np.referenceCoordinates = {2, 0, 0};
-  const NodeIndex n = m.AddNode(np);
-  ObjectMassPoint mp;
-  mp.mass = 5;
-  mp.nodeNumber = n;
-  m.AddObject(mp);
-  MarkerNodeCoordinate c0, c1;
-  c0.nodeNumber = ngi;
-  c1.nodeNumber = n;
-  ObjectConnectorCoordinate cc;
-  cc.markerNumbers = {m.AddMarker(c0), m.AddMarker(c1)};
-  cc.offset = 0.1;
-  cc.offsetTimeFunction = TimeFunction::Expression("0.5*(1-cos(0.5*_pi*t))");
-  m.AddObject(cc);
-  Simulation sim(m);
-  sim.SolveDynamic(test::FullNewton());
-  EXPECT_NEAR(sim.GetNodeOutput(n, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15);
+  for (const TimeFunction& f : {TimeFunction::Harmonic(0.5, 0.5 * M_PI, -0.5 * M_PI, 0.5),
+                                TimeFunction::Expression("0.5*(1-cos(0.5*_pi*t))")}) {
+    CoordinateModel c = MakeCoordinateModel();
+    ObjectConnectorCoordinate cc;
+    cc.markerNumbers = c.markers;
+    cc.offset = 0.1;
+    cc.offsetTimeFunction = f;
+    c.m.AddObject(cc);
+    Simulation sim(c.m);
+    sim.SolveDynamic(test::FullNewton());
+    EXPECT_NEAR(sim.GetNodeOutput(c.node, OutputVariableType::Displacement)[0], 0.04999999999999982, 1e-15)
+        << static_cast<int>(f.type);
+  }
 }
 
 // Point at [1,0,0]; MassPoint m=2; Gravity [0,0,-9.81] on MarkerBodyMass: z = -4.904999999999998.
