@@ -102,7 +102,20 @@ class Parser {
     Push(1);
   }
 
+  /// Bounds the parser's recursion (parentheses, arguments, signs), so that no text exhausts
+  /// the call stack.
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& parser) : p(parser) {
+      if (++p.nesting_ > kMaxNesting)
+        p.Fail("the expression nests deeper than " + std::to_string(kMaxNesting) + " levels", p.pos_);
+    }
+    ~Nest() { --p.nesting_; }
+  };
+  static constexpr int kMaxNesting = 256;
+
   void Ternary() {
+    const Nest nest(*this);
     Or();
     if (Accept("?")) {
       Ternary();
@@ -141,6 +154,7 @@ class Parser {
   void Product() { Level(&Parser::Signed, {{"*", ExprOp::Mul}, {"/", ExprOp::Div}}); }
   /// A sign binds weaker than ^ (-x^2 is -(x^2)), as muParser's.
   void Signed() {
+    const Nest nest(*this);
     if (Accept("-")) {
       Signed();
       Emit(ExprOp::Neg);
@@ -256,6 +270,7 @@ class Parser {
   const std::vector<std::string>& params_;
   size_t pos_ = 0;
   int depth_ = 0;
+  int nesting_ = 0;
   std::vector<int> code_;
 };
 

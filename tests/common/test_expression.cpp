@@ -111,6 +111,10 @@ TEST(Expression, ErrorsNameTheTokenAndPosition) {
   for (int i = 0; i < kExpressionStack; ++i) deep = "t+(" + deep + ")";
   EXPECT_NE(error(deep).find("nests deeper than 16"), std::string::npos) << error(deep);
   EXPECT_EQ(error("t+(t+(t+(t)))"), "");
+  // parentheses and signs nest without values piling up, but not without bound
+  EXPECT_EQ(error(std::string(100, '(') + "t" + std::string(100, ')')), "");
+  EXPECT_EQ(error(std::string(100000, '(') + "t"), "the expression nests deeper than 256 levels at position 128");
+  EXPECT_EQ(error(std::string(100000, '-') + "t"), "the expression nests deeper than 256 levels at position 255");
 }
 
 // The C++ of generated code: the same operations (constants exact, in hexadecimal).
