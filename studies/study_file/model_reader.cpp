@@ -371,6 +371,7 @@ class FieldReader {
     if (!e) return;
     const YAML::Node& v = e->value;
     f = UserFunction();
+    if (v.IsNull() || (v.IsScalar() && Trim(v.Scalar()) == "0")) return;  // Exudyn's 0: none
     const YAML::Node* text = &v;
     if (v.IsScalar()) {
       f.expression = v.Scalar();

@@ -370,6 +370,28 @@ TEST(StudyFile, ExpressionTimeFunctions) {
     EXPECT_NE(std::find(defined.begin(), defined.end(), want), defined.end()) << want.first;
 }
 
+// A spring force as an expression of the user function's arguments and a study parameter;
+// Exudyn's 0 (no user function) leaves the built-in law.
+TEST(StudyFile, SpringForceUserFunction) {
+  const std::string text =
+      Replace(kOscillator, "damping: 0.002*k}", "damping: 0.002*k, springForceUserFunction: 'k*u + m*1e5*u^3 + d*v'}");
+  const StudyFile f = ParseStudyText(text, "s.yaml");
+  const auto& spring = std::get<ObjectConnectorCoordinateSpringDamper>(f.model.GetObject(ObjectIndex(1)));
+  EXPECT_EQ(spring.springForceUserFunction.expression, "k*u + m*1e5*u^3 + d*v");
+  // k is the argument (the spring's stiffness), m the study parameter
+  EXPECT_EQ(spring.springForceUserFunction.parameters, (std::vector<std::pair<std::string, Real>>{{"m", 1.6}}));
+  const Layout L = f.model.Compile();
+  EXPECT_GE(L.ThetaIndex("spring.springForceUserFunction.m"), 0);
+  const StudyFile none = ParseStudyText(Replace(kOscillator, "damping: 0.002*k}", "damping: 0.002*k, springForceUserFunction: 0}"), "s.yaml");
+  EXPECT_TRUE(std::get<ObjectConnectorCoordinateSpringDamper>(none.model.GetObject(ObjectIndex(1)))
+                  .springForceUserFunction.expression.empty());
+  const std::string bad = Replace(kOscillator, "damping: 0.002*k}", "damping: 0.002*k, springForceUserFunction: 'k*x'}");
+  EXPECT_EQ(ErrorOf(bad), Where(bad, "'k*x'") +
+                              ": ObjectConnectorCoordinateSpringDamper 'spring': springForceUserFunction.expression = "
+                              "'k*x': unknown variable 'x' (arguments: t, u, v, k, d, offset; parameters: none; "
+                              "constants: _pi, _e) at position 2");
+}
+
 TEST(StudyFile, HeaderExampleParses) {
   // The example at the top of study_file.h, verbatim.
   const std::string text = R"(parameters:                 # named study parameters with nominal values, in order
