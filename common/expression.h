@@ -81,6 +81,15 @@ MBS_HD_INLINE Real ExprMin(Real a, Real b) { return b < a ? b : a; }
 MBS_HD_INLINE Real ExprMax(Real a, Real b) { return a < b ? b : a; }
 MBS_HD_INLINE Real ExprBool(bool b) { return b ? Real(1) : Real(0); }
 
+/// The constant whose two 32-bit halves (low, high) start at c (an ExprOp::Const's operands).
+MBS_HD_INLINE Real ExprConstant(const int* c) {
+  const unsigned long long bits = static_cast<unsigned long long>(static_cast<unsigned>(c[0])) |
+                                  (static_cast<unsigned long long>(static_cast<unsigned>(c[1])) << 32);
+  Real x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 /// Evaluates a program at the arguments and parameters (theta slots).
 MBS_HD_INLINE Real RunExpressionProgram(const int* program, const Real* args, const Real* params) {
   Real s[kExpressionStack];
@@ -90,15 +99,10 @@ MBS_HD_INLINE Real RunExpressionProgram(const int* program, const Real* args, co
   for (int k = 0; k < n; ++k) {
     const ExprOp op = static_cast<ExprOp>(c[k]);
     switch (op) {
-      case ExprOp::Const: {
-        const unsigned long long bits = static_cast<unsigned long long>(static_cast<unsigned>(c[k + 1])) |
-                                        (static_cast<unsigned long long>(static_cast<unsigned>(c[k + 2])) << 32);
-        Real x;
-        memcpy(&x, &bits, sizeof x);
-        s[++top] = x;
+      case ExprOp::Const:
+        s[++top] = ExprConstant(c + k + 1);
         k += 2;
         continue;
-      }
       case ExprOp::Arg: s[++top] = args[c[++k]]; continue;
       case ExprOp::Param: s[++top] = params[c[++k]]; continue;
       case ExprOp::Select: {

@@ -174,11 +174,7 @@ class Parser {
     const size_t exponent = code_.size();
     Signed();  // right-associative; the exponent may carry a sign (2^-1)
     if (variable && code_.size() - exponent == 3 && code_[exponent] == static_cast<int>(ExprOp::Const)) {
-      Real e;
-      const unsigned long long bits =
-          static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 1])) |
-          (static_cast<unsigned long long>(static_cast<unsigned>(code_[exponent + 2])) << 32);
-      std::memcpy(&e, &bits, sizeof e);
+      const Real e = ExprConstant(&code_[exponent + 1]);
       if (e == 2 || e == 3 || e == 4) {
         code_.resize(exponent);
         --depth_;
@@ -325,6 +321,18 @@ std::vector<int> CompileExpression(const std::string& text, const std::vector<st
   return Parser(text, args, params).Compile();
 }
 
+bool IsExpressionName(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+void DefineExpressionConstants(mu::Parser& parser) {
+  parser.DefineConst("_pi", kExpressionPi);
+  parser.DefineConst("_e", kExpressionE);
+}
+
 std::string ExpressionCxx(const int* program) {
   std::vector<std::string> st;
   const int n = program[0];
@@ -337,10 +345,7 @@ std::string ExpressionCxx(const int* program) {
   for (int k = 0; k < n; ++k) {
     const ExprOp op = static_cast<ExprOp>(c[k]);
     if (op == ExprOp::Const) {
-      const unsigned long long bits = static_cast<unsigned long long>(static_cast<unsigned>(c[k + 1])) |
-                                      (static_cast<unsigned long long>(static_cast<unsigned>(c[k + 2])) << 32);
-      Real x;
-      std::memcpy(&x, &bits, sizeof x);
+      const Real x = ExprConstant(c + k + 1);
       std::ostringstream o;
       o << std::hexfloat << x;  // exact
       st.push_back("(" + o.str() + ")");
@@ -386,8 +391,7 @@ class MuParserExpressions final : public ExpressionHost {
       auto& entry = entries_[e.program];
       entry.args.assign(e.args.size(), 0.);
       entry.params.assign(e.params.size(), 0.);
-      entry.parser.DefineConst("_pi", kExpressionPi);
-      entry.parser.DefineConst("_e", kExpressionE);
+      DefineExpressionConstants(entry.parser);
       for (size_t i = 0; i < e.args.size(); ++i) entry.parser.DefineVar(e.args[i], &entry.args[i]);
       for (size_t i = 0; i < e.params.size(); ++i) entry.parser.DefineVar(e.params[i], &entry.params[i]);
       entry.parser.SetExpr(e.text);

@@ -12,6 +12,10 @@
 #include "common/expression.h"
 #include "common/layout.h"
 
+namespace mu {
+class Parser;
+}
+
 namespace mbsweep {
 
 /// A malformed expression: the message names the offending token; `position` is its
@@ -30,6 +34,14 @@ struct ExpressionError : std::runtime_error {
 std::vector<int> CompileExpression(const std::string& text, const std::vector<std::string>& args,
                                    const std::vector<std::string>& params);
 
+/// Whether `name` can name a variable of an expression (and a study parameter): letters,
+/// digits and '_', not starting with a digit.
+bool IsExpressionName(const std::string& name);
+
+/// Gives a muParser the constants `_pi` and `_e` of every evaluator (kExpressionPi,
+/// kExpressionE) in place of its own (muParser 2.3.3's `_pi` has 12 decimals).
+void DefineExpressionConstants(mu::Parser& parser);
+
 /// The program as one C++ expression of `args[i]` and `params[i]` that evaluates to the same
 /// double as RunExpressionProgram (the same operations in the same order).
 std::string ExpressionCxx(const int* program);
@@ -37,5 +49,16 @@ std::string ExpressionCxx(const int* program);
 /// muParser's evaluation of every expression of `layout` (Layout::expressions), for the
 /// reference solver (LayoutView::expressionHost). Not thread-safe: one per simulation.
 std::unique_ptr<ExpressionHost> MakeMuParserExpressions(const Layout& layout);
+
+/// The reference solver's view of `layout`: layout.View() with its expressions evaluated by
+/// muParser, the evaluator held as long as this object.
+struct MuParserLayoutView {
+  explicit MuParserLayoutView(const Layout& layout)
+      : expressions(MakeMuParserExpressions(layout)), view(layout.View()) {
+    view.expressionHost = expressions.get();
+  }
+  std::unique_ptr<ExpressionHost> expressions;
+  LayoutView view;
+};
 
 }  // namespace mbsweep

@@ -1,7 +1,6 @@
 #include "common/model.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -124,10 +123,8 @@ struct FieldValidator {
     for (size_t i = 0; i < parameters.size(); ++i) {
       const std::string& name = parameters[i].first;
       const std::string field = p + "parameters[" + std::to_string(i) + "]";
-      bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-      for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
       const bool reserved = name == "_pi" || name == "_e" || std::find(args.begin(), args.end(), name) != args.end();
-      if (!ok || reserved)
+      if (!IsExpressionName(name) || reserved)
         Fail(field, "= '" + name + "' is not a parameter name (an identifier other than " + JoinArgs(args) +
                         ", _pi and _e)");
       if (std::find(names.begin(), names.end(), name) != names.end()) Fail(field, "= '" + name + "' is given twice");

@@ -2,9 +2,7 @@
 
 #include <muParser.h>
 
-#include <cctype>
-
-#include "common/expression.h"
+#include "common/expression_compiler.h"
 
 namespace mbsweep {
 
@@ -29,9 +27,7 @@ void ParameterMap::SetParameters(const std::vector<std::string>& names) {
     throw ValidationError("ParameterMap: declare the study parameters before binding them");
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& n = names[i];
-    bool ok = !n.empty() && !std::isdigit(static_cast<unsigned char>(n[0]));
-    for (char c : n) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    if (!ok)
+    if (!IsExpressionName(n))
       throw ValidationError("study parameter '" + n +
                             "': names must be identifiers (letters, digits and '_', not starting with a digit)");
     for (size_t j = 0; j < i; ++j)
@@ -60,8 +56,7 @@ void ParameterMap::Define(const std::string& path, const std::string& expression
   d->thetaIndex = idx;
   d->expression = expression;
   try {
-    d->parser.DefineConst("_pi", kExpressionPi);  // muParser's own _pi has 12 decimals
-    d->parser.DefineConst("_e", kExpressionE);
+    DefineExpressionConstants(d->parser);
     for (size_t k = 0; k < names_.size(); ++k) d->parser.DefineVar(names_[k], &(*variables_)[k]);
     d->parser.SetExpr(expression);
     d->parser.Eval();  // parses now: malformed expressions and unknown variables fail here

@@ -146,10 +146,7 @@ void Simulation::SolveStatic(const SimulationSettings& settings) {
   stats_ = SolverStatistics{};
   CheckRedundantConstraints(layout_, theta_.data(), state_);
   SensorRecorder rec(model_, layout_, settings, "static solver");
-  const auto expressions = MakeMuParserExpressions(layout_);
-  LayoutView L = layout_.View();
-  L.expressionHost = expressions.get();
-  SolveStaticSystem(L, theta_.data(), settings, state_, stats_, &rec);
+  SolveStaticSystem(MuParserLayoutView(layout_).view, theta_.data(), settings, state_, stats_, &rec);
   rec.Close();
   stored_ = std::move(rec.stored);
   last_ = std::move(rec.last);

@@ -35,9 +35,8 @@ std::string SingularMassMessage(const LayoutView& L, const Eigen::MatrixXd& M, c
 
 void SolveExplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
-  const auto expressions = MakeMuParserExpressions(layout);  // the reference evaluates them with muParser
-  LayoutView L = layout.View();
-  L.expressionHost = expressions.get();
+  const MuParserLayoutView reference(layout);  // the reference evaluates expressions with muParser
+  const LayoutView& L = reference.view;
   if (!IsExplicitSolverType(type))
     throw ValidationError(std::string("DynamicSolverType ") + DynamicSolverTypeName(type) +
                           " is not an explicit solver type");

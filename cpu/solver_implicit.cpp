@@ -103,9 +103,8 @@ static SolveInfo RunGeneralizedAlpha(const LayoutView& L, const Real* theta, con
 
 void SolveImplicit(const Layout& layout, const Real* theta, const SimulationSettings& settings, DynamicSolverType type,
                    SystemState& state, SolverStatistics& stats, SensorRecorder* recorder) {
-  const auto expressions = MakeMuParserExpressions(layout);  // the reference evaluates them with muParser
-  LayoutView L = layout.View();
-  L.expressionHost = expressions.get();
+  const MuParserLayoutView reference(layout);  // the reference evaluates expressions with muParser
+  const LayoutView& L = reference.view;
   CheckRedundantConstraints(layout, theta, state);
   const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(settings, type);
   SolveInfo info;

@@ -34,8 +34,7 @@ class ExpressionEvaluator {
     const std::string text = n.Scalar();
     mu::Parser p;
     try {
-      p.DefineConst("_pi", kExpressionPi);  // muParser's own _pi has 12 decimals
-      p.DefineConst("_e", kExpressionE);
+      DefineExpressionConstants(p);
       for (size_t k = 0; k < names_.size(); ++k) p.DefineVar(names_[k], const_cast<double*>(&values_[k]));
       p.SetExpr(text);
       const double v = p.Eval();

@@ -3,8 +3,9 @@
 #include "studies/study_file/reader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
+
+#include "common/expression_compiler.h"
 
 namespace mbsweep::study_reader {
 
@@ -36,12 +37,7 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return s.empty() ? "none" : s;
 }
 
-bool IsIdentifier(const std::string& n) {
-  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
-  for (char c : n)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
+bool IsIdentifier(const std::string& n) { return IsExpressionName(n); }
 
 /// Name of the map parameter that binds a theta path directly.
 std::string MangledPath(const std::string& path) {

@@ -57,6 +57,15 @@ void ExpectCompiledEqualsInterpreter(const BatchProblem& p) {
   ExpectSameResults(interpreted, compiled);
 }
 
+/// The displacement of node 0 as sensor 0 (no file): what MaxAbsOfSensor0 reads.
+void AddDisplacementSensor(Model& m) {
+  SensorNode sensor;
+  sensor.nodeNumber = NodeIndex(0);
+  sensor.outputVariableType = OutputVariableType::Displacement;
+  sensor.writeToFile = false;
+  m.AddSensor(sensor);
+}
+
 /// The one objective of these batches: the largest |value| of sensor 0's `component`.
 CompiledObjectives MaxAbsOfSensor0(const Layout& layout, const std::vector<Real>& theta0, int component = 0,
                                    Real samplePeriod = 0) {
@@ -169,11 +178,7 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
   coupling.damping = 2;
   coupling.springForceUserFunction = {"k*u + c*u^3 + d*v*abs(v)", {{"c", 1e5}}};
   m.AddObject(coupling);
-  SensorNode sensor;
-  sensor.nodeNumber = NodeIndex(0);
-  sensor.outputVariableType = OutputVariableType::Displacement;
-  sensor.writeToFile = false;
-  m.AddSensor(sensor);
+  AddDisplacementSensor(m);
   const Layout layout = m.Compile();
   ASSERT_EQ(layout.expressions.size(), 3u);
   const std::vector<Real> theta0 = m.Theta0();
@@ -196,11 +201,7 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
 // oscillator with RK44 over 8 stiffnesses.
 TEST(CpuJit, OscillatorWithRK44) {
   Model m = bench::BuildOscillator();
-  SensorNode sensor;
-  sensor.nodeNumber = NodeIndex(0);
-  sensor.outputVariableType = OutputVariableType::Displacement;
-  sensor.writeToFile = false;
-  m.AddSensor(sensor);
+  AddDisplacementSensor(m);
   const Layout layout = m.Compile();
   const std::vector<Real> theta0 = m.Theta0();
   ParameterMap map(layout, theta0);
