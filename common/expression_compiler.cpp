@@ -43,14 +43,24 @@ class Parser {
   Parser(const std::string& text, const std::vector<std::string>& args, const std::vector<std::string>& params)
       : s_(text), args_(args), params_(params) {}
 
-  std::vector<int> Compile() {
-    Skip();
-    if (pos_ >= s_.size()) Fail("the expression is empty", 0);
-    Ternary();
+  /// The programs of the text's comma-separated expressions (one for a scalar function).
+  std::vector<ExpressionComponent> Compile() {
+    std::vector<ExpressionComponent> out;
+    do {
+      Skip();
+      const size_t start = pos_;
+      if (pos_ >= s_.size()) Fail(out.empty() ? "the expression is empty" : "an expression is missing after ','", pos_);
+      code_.clear();
+      depth_ = 0;
+      Ternary();
+      size_t end = pos_;
+      while (end > start && std::isspace(static_cast<unsigned char>(s_[end - 1]))) --end;
+      ExpressionComponent c{{static_cast<int>(code_.size())}, s_.substr(start, end - start)};
+      c.program.insert(c.program.end(), code_.begin(), code_.end());
+      out.push_back(std::move(c));
+    } while (Accept(","));
     Skip();
     if (pos_ < s_.size()) Fail("unexpected '" + std::string(1, s_[pos_]) + "'", pos_);
-    std::vector<int> out{static_cast<int>(code_.size())};
-    out.insert(out.end(), code_.begin(), code_.end());
     return out;
   }
 
@@ -217,6 +227,11 @@ class Parser {
   void Name() {
     const size_t start = pos_;
     while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+    // an argument's component, "loadVector[0]": the index in brackets is part of the name
+    size_t close = pos_ + 1;
+    while (close < s_.size() && std::isdigit(static_cast<unsigned char>(s_[close]))) ++close;
+    if (pos_ < s_.size() && s_[pos_] == '[' && close > pos_ + 1 && close < s_.size() && s_[close] == ']')
+      pos_ = close + 1;
     const std::string name = s_.substr(start, pos_ - start);
     Skip();
     if (pos_ < s_.size() && s_[pos_] == '(') return Call(name, start);
@@ -316,9 +331,20 @@ const char* InfixName(ExprOp op) {
 
 }  // namespace
 
+std::vector<ExpressionComponent> CompileExpressions(const std::string& text, const std::vector<std::string>& args,
+                                                   const std::vector<std::string>& params, int components) {
+  std::vector<ExpressionComponent> c = Parser(text, args, params).Compile();
+  if (static_cast<int>(c.size()) != components)
+    throw ExpressionError(components == 1 ? "',' separates the components of a vector; this function is a scalar"
+                                          : "it has " + std::to_string(c.size()) + " components, " +
+                                                std::to_string(components) + " are needed",
+                          0);
+  return c;
+}
+
 std::vector<int> CompileExpression(const std::string& text, const std::vector<std::string>& args,
                                    const std::vector<std::string>& params) {
-  return Parser(text, args, params).Compile();
+  return CompileExpressions(text, args, params, 1).front().program;
 }
 
 bool IsExpressionName(const std::string& name) {
@@ -392,6 +418,8 @@ class MuParserExpressions final : public ExpressionHost {
       entry.args.assign(e.args.size(), 0.);
       entry.params.assign(e.params.size(), 0.);
       DefineExpressionConstants(entry.parser);
+      // arguments such as loadVector[0]: brackets are part of a name
+      entry.parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ[]");
       for (size_t i = 0; i < e.args.size(); ++i) entry.parser.DefineVar(e.args[i], &entry.args[i]);
       for (size_t i = 0; i < e.params.size(); ++i) entry.parser.DefineVar(e.params[i], &entry.params[i]);
       entry.parser.SetExpr(e.text);

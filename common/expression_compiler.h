@@ -25,8 +25,21 @@ struct ExpressionError : std::runtime_error {
   ExpressionError(const std::string& msg, int pos) : std::runtime_error(msg), position(pos) {}
 };
 
+/// One expression of a text: its program ([nCode, code...]) and its own text.
+struct ExpressionComponent {
+  std::vector<int> program;
+  std::string text;
+};
+
+/// Compiles a function of `components` values: its text is as many expressions, separated by
+/// commas (muParser's form of several results, "F*cos(w*t), F*sin(w*t), 0"), each compiled
+/// as by CompileExpression. Throws ExpressionError if the count differs.
+std::vector<ExpressionComponent> CompileExpressions(const std::string& text, const std::vector<std::string>& args,
+                                                   const std::vector<std::string>& params, int components);
+
 /// Compiles `text` into a program ([nCode, code...]). Its variables are the arguments `args`
-/// (ExprOp::Arg i) and the parameters `params` (ExprOp::Param i); the constants `_pi` and `_e`
+/// (ExprOp::Arg i; an argument may name a component, "loadVector[0]") and the parameters
+/// `params` (ExprOp::Param i); the constants `_pi` and `_e`
 /// and muParser's operators and functions are known: + - * / ^ (right-associative, above the
 /// sign), comparisons, && ||, c ? a : b, sin cos tan asin acos atan sinh cosh tanh asinh acosh
 /// atanh log2 log10 log ln exp sqrt sign rint abs, and min max sum avg of one or more values.

@@ -107,12 +107,16 @@ struct TimeFunction {
 
 /// A user function written as an expression (muParser syntax, common/expression.h) of the
 /// arguments its field names (a spring force: t, u, v, k, d, offset) and of named parameters,
-/// each a theta slot "<field>.<name>" that a study varies like any other number. An empty
-/// expression means none (the item's built-in law).
+/// each a theta slot "<field>.<name>" that a study varies like any other number. A vector
+/// function's text is its components separated by commas ("F*cos(w*t), F*sin(w*t), 0"). An
+/// empty expression means none (the item's built-in law).
 struct UserFunction {
   std::string expression;
   std::vector<std::pair<std::string, Real>> parameters;
 };
+/// The arguments of the vector loads' loadVectorUserFunction (Exudyn's (mbs, t, loadVector)):
+/// its value is the load vector.
+constexpr const char* kLoadVectorUserFunctionArgs = "t, loadVector[0], loadVector[1], loadVector[2]";
 /// The argument names of a user-function field, from its list "t, u, v".
 inline std::vector<std::string> UserFunctionArgs(const char* list) {
   std::vector<std::string> names(1);
@@ -130,7 +134,8 @@ inline std::vector<std::string> UserFunctionArgs(const char* list) {
 //   v(name, Vector&, Rule)                   variable vector (part of theta)
 //   v(name, Matrix3D& | Matrix6D& | Matrix&) matrices (part of theta)
 //   v(name, TimeFunction&)                   time function (its parameters join theta)
-//   v(name, UserFunction&, "t, u, ...")      user function and its argument names (its parameters join theta)
+//   v(name, UserFunction&, "t, u, ...", n)   user function of n values (default 1), its argument names
+//                                            (its parameters join theta)
 //   v(name, bool&), v(name, int&, Rule)      structural flags / integers
 //   v(name, std::array<int,N>&)              axis flags, each 0 or 1 (structure; Exudyn's ArrayIndex)
 //   v(name, NodeIndex& | ObjectIndex& | ...) item references (structure)

@@ -16,7 +16,8 @@
 ///   theta:        the item's Real fields in Fields() order (only given matrices/vectors)
 /// Marker record:  [target (body object or node), node (-1 if none), coordinate, nCoords]
 ///   theta:        MarkerBodyPosition/MarkerBodyRigid: localPosition[3]; others none
-/// Load record:    [marker, bodyFixed, timeFunctionType, timeFunctionData (Table: length; Expression: program)]
+/// Load record:    [marker, bodyFixed, timeFunctionType, timeFunctionData (Table: length; Expression: program),
+///                  userFunction (the program of its first value, the others after it; -1: none)]
 ///   theta:        value (1 or 3), then the time function's parameters
 /// Sensor record:  [target, outputVariableType]
 ///   theta:        SensorBody: localPosition[3]; others none
@@ -87,10 +88,11 @@ MBS_HD_INLINE MarkerRecord GetMarkerRecord(const LayoutView& L, int i) {
 struct LoadRecord {
   int marker, bodyFixed, timeFunctionType;
   int timeFunctionData;  ///< Table: its length; Expression: the offset of its program in ints
+  int userFunction;      ///< loadUserFunction / loadVectorUserFunction: its first program in ints; -1: none
 };
 MBS_HD_INLINE LoadRecord GetLoadRecord(const LayoutView& L, int i) {
   const int* r = L.ints + L.load[i].ints;
-  return LoadRecord{r[0], r[1], r[2], r[3]};
+  return LoadRecord{r[0], r[1], r[2], r[3], r[4]};
 }
 
 /// Decoded sensor record.

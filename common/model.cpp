@@ -30,6 +30,20 @@ std::string Describe(const std::string& type, const std::string& name, const cha
   return type + " '" + name + "' (" + category + " " + std::to_string(index) + ")";
 }
 
+/// A load's user function: LoadCoordinate's loadUserFunction (one value), the others'
+/// loadVectorUserFunction (three).
+struct LoadUserFunctionField {
+  const UserFunction& f;
+  const char* field;
+  const char* args;
+  int components;
+};
+template <class T> LoadUserFunctionField LoadUserFunction(const T& x) {
+  if constexpr (std::is_same_v<T, LoadCoordinate>)
+    return {x.loadUserFunction, "loadUserFunction", LoadCoordinate::loadUserFunctionArgs, 1};
+  else return {x.loadVectorUserFunction, "loadVectorUserFunction", kLoadVectorUserFunctionArgs, 3};
+}
+
 /// The rule of Layout::eliminationRefusal (what Exudyn's explicit solver can eliminate).
 constexpr const char* kEliminationRule =
     "an explicit solver with eliminateConstraints eliminates only ObjectConnectorCoordinate constraints between a "
@@ -115,10 +129,11 @@ struct FieldValidator {
       case TimeFunctionType::Expression: CheckExpression(p, f.expression, f.parameters, {"t"}); break;
     }
   }
-  /// An expression's parameters (named values) and text; `p` is "<field>.".
+  /// An expression's parameters (named values) and text of `components` values; `p` is
+  /// "<field>.".
   void CheckExpression(const std::string& p, const std::string& text,
                        const std::vector<std::pair<std::string, Real>>& parameters,
-                       const std::vector<std::string>& args) const {
+                       const std::vector<std::string>& args, int components = 1) const {
     std::vector<std::string> names;
     for (size_t i = 0; i < parameters.size(); ++i) {
       const std::string& name = parameters[i].first;
@@ -132,10 +147,12 @@ struct FieldValidator {
       CheckReal(p + name, parameters[i].second, Rule::Real);
     }
     try {
-      CompileExpression(text, args, names);
+      CompileExpressions(text, args, names, components);
     } catch (const ExpressionError& e) {
-      Fail(p + "expression", "= '" + text + "': " + e.what() + " (a muParser expression of " + JoinArgs(args) +
-                                  " and its parameters)");
+      Fail(p + "expression", "= '" + text + "': " + e.what() + " (" +
+                                  (components == 1 ? std::string("a muParser expression")
+                                                   : std::to_string(components) + " muParser expressions, separated by commas,") +
+                                  " of " + JoinArgs(args) + " and its parameters)");
     }
   }
   static std::string JoinArgs(const std::vector<std::string>& args) {
@@ -143,8 +160,9 @@ struct FieldValidator {
     for (const auto& a : args) s += (s.empty() ? "" : ", ") + a;
     return s;
   }
-  void operator()(const char* n, UserFunction& f, const char* args) {
-    if (!f.expression.empty()) CheckExpression(std::string(n) + ".", f.expression, f.parameters, UserFunctionArgs(args));
+  void operator()(const char* n, UserFunction& f, const char* args, int components = 1) {
+    if (!f.expression.empty())
+      CheckExpression(std::string(n) + ".", f.expression, f.parameters, UserFunctionArgs(args), components);
   }
   template <size_t N> void operator()(const char* n, std::array<int, N>& a) {
     for (size_t i = 0; i < N; ++i)
@@ -245,7 +263,7 @@ struct ThetaBuilder {
         break;
     }
   }
-  void operator()(const char* n, UserFunction& f, const char*) {
+  void operator()(const char* n, UserFunction& f, const char*, int = 1) {
     if (f.expression.empty()) return;
     for (auto& [name, value] : f.parameters) Add(std::string(n) + "." + name, value);
   }
@@ -667,6 +685,14 @@ LoadIndex Model::AddLoad(LoadItem item) {
   if (need)
     v.Fail("markerNumber", "= " + std::to_string(m) + " refers to " + TypeNameOf(markers_[static_cast<size_t>(m)]) +
                                " '" + MarkerName(m) + "', but " + type + " requires " + need);
+  std::visit(
+      [&](const auto& x) {
+        const LoadUserFunctionField u = LoadUserFunction(x);
+        if (!u.f.expression.empty() && x.timeFunction.type != TimeFunctionType::Constant)
+          v.Fail("timeFunction", std::string("is given beside ") + u.field +
+                                     ", which gives the load's value itself; give one of them");
+      },
+      item);
   loads_.push_back(std::move(item));
   return LoadIndex(idx);
 }
@@ -882,19 +908,26 @@ struct ObjectStructureBuilder {
   }
 };
 
-/// Appends the program of an expression to L.ints and records it; returns its offset.
-int AppendExpression(Layout& L, std::string owner, const std::string& text, std::vector<std::string> args,
-                     const std::vector<std::pair<std::string, Real>>& parameters) {
-  ExpressionInfo e;
-  e.program = static_cast<int>(L.ints.size());
-  e.owner = std::move(owner);
-  e.text = text;
-  e.args = std::move(args);
-  for (const auto& p : parameters) e.params.push_back(p.first);
-  const std::vector<int> program = CompileExpression(e.text, e.args, e.params);
-  L.ints.insert(L.ints.end(), program.begin(), program.end());
-  L.expressions.push_back(std::move(e));
-  return L.expressions.back().program;
+/// Appends the programs of a function of `components` values to L.ints, one after the other, and
+/// records each; returns the offset of the first.
+int AppendExpressions(Layout& L, const std::string& owner, const std::string& text,
+                      const std::vector<std::string>& args, const std::vector<std::pair<std::string, Real>>& parameters,
+                      int components = 1) {
+  std::vector<std::string> params;
+  for (const auto& p : parameters) params.push_back(p.first);
+  const int first = static_cast<int>(L.ints.size());
+  const std::vector<ExpressionComponent> compiled = CompileExpressions(text, args, params, components);
+  for (size_t c = 0; c < compiled.size(); ++c) {
+    ExpressionInfo e;
+    e.program = static_cast<int>(L.ints.size());
+    e.owner = components == 1 ? owner : owner + "[" + std::to_string(c) + "]";
+    e.text = compiled[c].text;
+    e.args = args;
+    e.params = params;
+    L.ints.insert(L.ints.end(), compiled[c].program.begin(), compiled[c].program.end());
+    L.expressions.push_back(std::move(e));
+  }
+  return first;
 }
 
 /// The int a record keeps for a time function beside its type: a Table's length; an
@@ -902,7 +935,7 @@ int AppendExpression(Layout& L, std::string owner, const std::string& text, std:
 int TimeFunctionData(const TimeFunction& f, const std::string& owner, Layout& L) {
   if (f.type == TimeFunctionType::Table) return static_cast<int>(f.times.size());
   if (f.type != TimeFunctionType::Expression) return 0;
-  return AppendExpression(L, owner, f.expression, {"t"}, f.parameters);
+  return AppendExpressions(L, owner, f.expression, {"t"}, f.parameters);
 }
 
 /// Objects: coordinates, algebraic equations and extra ints.
@@ -931,7 +964,7 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
       const UserFunction& f = c->springForceUserFunction;
       const auto args = UserFunctionArgs(ObjectConnectorCoordinateSpringDamper::springForceArgs);
       o.extra.push_back(f.expression.empty() ? -1
-                                             : AppendExpression(L, L.objectNames.back() + ".springForceUserFunction",
+                                             : AppendExpressions(L, L.objectNames.back() + ".springForceUserFunction",
                                                                 f.expression, args, f.parameters));
     }
     L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
@@ -943,7 +976,7 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
   }
 }
 
-/// Loads: [marker, bodyFixed, timeFunctionType, timeFunctionData].
+/// Loads: [marker, bodyFixed, timeFunctionType, timeFunctionData, userFunction].
 void CompileLoads(const Model& model, Layout& L) {
   const auto& loads = model.Loads();
   for (size_t i = 0; i < loads.size(); ++i) {
@@ -955,8 +988,14 @@ void CompileLoads(const Model& model, Layout& L) {
             bodyFixed = x.bodyFixed;
           L.loadNames.push_back(model.LoadName(static_cast<int>(i)));
           const int data = TimeFunctionData(x.timeFunction, L.loadNames.back() + ".timeFunction", L);
+          const LoadUserFunctionField u = LoadUserFunction(x);
+          const int user = u.f.expression.empty()
+                               ? -1
+                               : AppendExpressions(L, L.loadNames.back() + "." + u.field, u.f.expression,
+                                                   UserFunctionArgs(u.args), u.f.parameters, u.components);
           L.loads.push_back(ItemRec{static_cast<int>(KindOf(loads[i])), static_cast<int>(L.ints.size()), ThetaNow(L)});
-          L.ints.insert(L.ints.end(), {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type), data});
+          L.ints.insert(L.ints.end(),
+                        {x.markerNumber.value, bodyFixed, static_cast<int>(x.timeFunction.type), data, user});
         },
         loads[i]);
     AppendTheta(loads[i], L.loadNames.back(), nullptr, &L.thetaPaths, &L.thetaRules);

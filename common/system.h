@@ -119,29 +119,39 @@ MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, cons
 // Loads
 // ------------------------------------------------------------------------------------------
 
-/// Current value factor of a load: loadFactor * timeFunction(t); `vals` points at its values.
-/// With a cache (the integrators' residuals), the time function's value at t comes from it.
-MBS_HD_INLINE Real LoadFactor(const LayoutView& L, const Real* theta, int load, Real t, Real loadFactor,
-                              const Real** vals, TimeFunctionCache* cache = nullptr) {
+/// The value of load `load` at t times loadFactor, as given (a LoadCoordinate's scalar in [0];
+/// a vector in the global or, bodyFixed, the body frame): its user function's values, or its
+/// time function's value times its values (`load`, `loadVector`). With a cache (the
+/// integrators' residuals), the time function's value at t comes from it.
+MBS_HD_INLINE Vec3 LoadValueAt(const LayoutView& L, const Real* theta, int load, Real t, Real loadFactor,
+                               TimeFunctionCache* cache = nullptr) {
   const LoadRecord r = GetLoadRecord(L, load);
   const Real* p = theta + L.load[load].theta;
-  *vals = p;
   const int nVal = static_cast<LoadKind>(L.load[load].kind) == LoadKind::Coordinate ? 1 : 3;
-  return loadFactor * (cache ? cache->Get(load, r.timeFunctionType, r.timeFunctionData, p + nVal, t, L)
-                             : EvalTimeFunction(r.timeFunctionType, r.timeFunctionData, p + nVal, t, &L));
+  Vec3 value{{0, 0, 0}};
+  if (r.userFunction >= 0) {  // arguments t, load or t, loadVector[0..2]; parameters after the values
+    const Real args[4] = {t, p[0], nVal == 3 ? p[1] : 0, nVal == 3 ? p[2] : 0};
+    const int* program = L.ints + r.userFunction;
+    for (int c = 0; c < nVal; ++c, program += 1 + program[0])
+      value[c] = loadFactor * EvalExpression(program, args, p + nVal, L.expressionHost);
+    return value;
+  }
+  const Real s = loadFactor * (cache ? cache->Get(load, r.timeFunctionType, r.timeFunctionData, p + nVal, t, L)
+                                     : EvalTimeFunction(r.timeFunctionType, r.timeFunctionData, p + nVal, t, &L));
+  if (nVal == 1) value[0] = s * p[0];
+  else value = s * LoadVec3(p);
+  return value;
 }
 
 /// Current load vector (global frame; scalar in [0] for LoadCoordinate), for sensors.
 MBS_HD_INLINE int LoadValue(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int load, Real t,
                             Real* out) {
-  const Real* p;
-  const Real s = LoadFactor(L, theta, load, t, 1, &p);
+  Vec3 f = LoadValueAt(L, theta, load, t, 1);
   const LoadKind kind = static_cast<LoadKind>(L.load[load].kind);
   if (kind == LoadKind::Coordinate) {
-    out[0] = s * p[0];
+    out[0] = f[0];
     return 1;
   }
-  Vec3 f = s * LoadVec3(p);
   const LoadRecord r = GetLoadRecord(L, load);
   if (r.bodyFixed) {
     Kinematics k;
@@ -169,11 +179,9 @@ MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, in
 MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                Real loadFactor, int load, Real* loc, int& first, int& n) {
   const LoadRecord r = GetLoadRecord(L, load);
-  const Real* p;
-  const Real s = LoadFactor(L, theta, load, t, loadFactor, &p);
   const LoadKind kind = static_cast<LoadKind>(L.load[load].kind);
   Kinematics k;
-  Vec3 vec = s * LoadVec3(p);
+  Vec3 vec = LoadValueAt(L, theta, load, t, loadFactor);
   if (kind == LoadKind::MassProportional) {
     const int obj = GetMarkerRecord(L, r.marker).target;
     Real mass;
@@ -289,15 +297,17 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
 
 /// The force list's entries split, in their order, into the constant loads (whose value
 /// depends on theta only: coordinate loads and mass-proportional loads on a point mass or rigid
-/// body, with a constant time function) and the others. Host only; called when a model is
+/// body, with a constant time function and no user function) and the others. Host only; called when a model is
 /// compiled.
 inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, std::vector<int>& constant,
                            std::vector<int>& variable) {
   for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
     const ForceEntry k = static_cast<ForceEntry>(e[0]);
-    const bool fixed =
-        (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) &&
-        static_cast<TimeFunctionType>(GetLoadRecord(L, e[1]).timeFunctionType) == TimeFunctionType::Constant;
+    bool fixed = false;
+    if (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) {
+      const LoadRecord r = GetLoadRecord(L, e[1]);
+      fixed = static_cast<TimeFunctionType>(r.timeFunctionType) == TimeFunctionType::Constant && r.userFunction < 0;
+    }
     std::vector<int>& list = fixed ? constant : variable;
     list.insert(list.end(), e, e + kForceEntryInts);
   }
@@ -367,19 +377,14 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         }
         break;
       }
-      case ForceEntry::CoordinateLoad: {  // one scalar on one coordinate
-        const Real* p;
-        const Real s = LoadFactor(L, theta, i, t, loadFactor, &p, cache);
-        f[e[2]] += s * p[0];
+      case ForceEntry::CoordinateLoad:  // one scalar on one coordinate
+        f[e[2]] += LoadValueAt(L, theta, i, t, loadFactor, cache)[0];
         break;
-      }
       case ForceEntry::BodyMassLoad: {  // LoadLocal's common case, without its decoding
         Real mass;
         int n;
         if (BodyMassLoadAtNode(L, theta, e[2], mass, n)) {
-          const Real* p;
-          const Real s = LoadFactor(L, theta, i, t, loadFactor, &p, cache);
-          const Vec3 vec = mass * (s * LoadVec3(p));
+          const Vec3 vec = mass * LoadValueAt(L, theta, i, t, loadFactor, cache);
           for (int a = 0; a < n; ++a) f[e[3] + a] += vec[a];
           break;
         }

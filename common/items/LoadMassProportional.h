@@ -14,10 +14,12 @@ struct LoadMassProportional {
   MarkerIndex markerNumber;
   Vector3D loadVector{};
   TimeFunction timeFunction;
+  UserFunction loadVectorUserFunction;  ///< the load vector as a function of t (then no timeFunction)
   template <class V> void Fields(V& v) {
     v("markerNumber", markerNumber);
     v("loadVector", loadVector, Rule::Real);
     v("timeFunction", timeFunction);
+    v("loadVectorUserFunction", loadVectorUserFunction, kLoadVectorUserFunctionArgs, 3);
   }
 };
 

@@ -15,11 +15,13 @@ struct LoadTorqueVector {
   Vector3D loadVector{};
   bool bodyFixed = false;
   TimeFunction timeFunction;
+  UserFunction loadVectorUserFunction;  ///< the load vector as a function of t (then no timeFunction)
   template <class V> void Fields(V& v) {
     v("markerNumber", markerNumber);
     v("loadVector", loadVector, Rule::Real);
     v("bodyFixed", bodyFixed);
     v("timeFunction", timeFunction);
+    v("loadVectorUserFunction", loadVectorUserFunction, kLoadVectorUserFunctionArgs, 3);
   }
 };
 

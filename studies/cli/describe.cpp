@@ -58,8 +58,12 @@ struct FieldTable {
   void operator()(const char* n, TimeFunction&) {
     rows.push_back({n, "time function", "Constant, Harmonic, Sweep, Ramp, Step, Table or an expression of t", "Constant"});
   }
-  void operator()(const char* n, UserFunction&, const char* args) {
-    rows.push_back({n, "user function", std::string("an expression of ") + args, "none"});
+  void operator()(const char* n, UserFunction&, const char* args, int components = 1) {
+    rows.push_back({n, "user function",
+                    (components == 1 ? std::string("an expression of ")
+                                     : "a list of " + std::to_string(components) + " expressions of ") +
+                        args,
+                    "none"});
   }
   void operator()(const char* n, bool& x) { rows.push_back({n, "bool", "", x ? "true" : "false"}); }
   void operator()(const char* n, int& x, Rule r) { rows.push_back({n, "int", RuleText(r), std::to_string(x)}); }

@@ -332,7 +332,8 @@ class FieldReader {
   /// among its own parameters) join its parameters, each a theta slot defined by the study
   /// parameter; then the text is compiled (errors at the text's position).
   void ReadExpression(const YAML::Node& node, const std::string& field, const std::string& text,
-                      std::vector<std::pair<std::string, Real>>& parameters, const std::vector<std::string>& args) {
+                      std::vector<std::pair<std::string, Real>>& parameters, const std::vector<std::string>& args,
+                      int components = 1) {
     const std::string p = field + ".";
     for (const NamedParameter& sp : b_.StudyParameters()) {
       bool given = std::find(args.begin(), args.end(), sp.name) != args.end();
@@ -344,7 +345,7 @@ class FieldReader {
     std::vector<std::string> names;
     for (const auto& q : parameters) names.push_back(q.first);
     try {
-      CompileExpression(text, args, names);
+      CompileExpressions(text, args, names, components);
     } catch (const ExpressionError& e) {
       r_.Fail(node, What(p + "expression") + " = '" + text + "': " + e.what());
     }
@@ -352,12 +353,12 @@ class FieldReader {
   /// `{expression: text, parameters: {name: value}}`'s own parameters (values: numbers or
   /// expressions of the study parameters); returns the text's node.
   const YAML::Node& ReadExpressionMap(const Section& s, const YAML::Node& v, const std::string& field,
-                                      std::string& text, std::vector<std::pair<std::string, Real>>& parameters) {
+                                      std::string& text, std::vector<std::pair<std::string, Real>>& parameters,
+                                      int components = 1) {
     const std::string p = field + ".";
     const Entry* e = s.Find("expression");
     if (!e) r_.Fail(v, What(field) + " needs 'expression' (a muParser expression)");
-    if (!e->value.IsScalar()) r_.Fail(e->value, What(p + "expression") + " expects a text, got " + Got(e->value));
-    text = e->value.Scalar();
+    text = ExpressionText(e->value, p + "expression", components);
     if (const Entry* q = s.Find("parameters")) {
       const Section ps = r_.Map(q->value, What(p + "parameters"), {});
       for (const Entry& pe : ps.entries)
@@ -365,23 +366,42 @@ class FieldReader {
     }
     return e->value;
   }
-  void operator()(const char* n, UserFunction& f, const char* argList) {
+  /// The text of a function of `components` values: a text (its values separated by commas) or,
+  /// for a vector, a list of as many texts or numbers ([F*cos(w*t), F*sin(w*t), 0]).
+  std::string ExpressionText(const YAML::Node& v, const std::string& field, int components) {
+    if (v.IsScalar()) return v.Scalar();
+    const std::string expected =
+        components == 1 ? "a text" : "a list of " + std::to_string(components) + " expressions or one text";
+    if (components == 1 || !v.IsSequence()) r_.Fail(v, What(field) + " expects " + expected + ", got " + Got(v));
+    if (static_cast<int>(v.size()) != components)
+      r_.Fail(v, What(field) + " has " + std::to_string(v.size()) + " entries, expects " + expected);
+    std::string text;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].IsScalar())
+        r_.Fail(v[i], What(field + "[" + std::to_string(i) + "]") + " expects an expression, got " + Got(v[i]));
+      text += (i ? ", " : "") + v[i].Scalar();
+    }
+    return text;
+  }
+  void operator()(const char* n, UserFunction& f, const char* argList, int components = 1) {
     const Entry* e = fields_.Find(n);
     if (!e) return;
     const YAML::Node& v = e->value;
     f = UserFunction();
     if (v.IsNull() || (v.IsScalar() && Trim(v.Scalar()) == "0")) return;  // Exudyn's 0: none
     const YAML::Node* text = &v;
-    if (v.IsScalar()) {
-      f.expression = v.Scalar();
-    } else if (v.IsMap()) {
+    if (v.IsMap()) {
       const Section s = r_.Map(v, What(n), {"expression", "parameters"});
-      text = &ReadExpressionMap(s, v, n, f.expression, f.parameters);
+      text = &ReadExpressionMap(s, v, n, f.expression, f.parameters, components);
+    } else if (v.IsScalar() || v.IsSequence()) {
+      f.expression = ExpressionText(v, n, components);
     } else {
-      r_.Fail(v, What(n) + " expects the text of an expression of " + std::string(argList) +
-                     " or {expression: text, parameters: {name: value}}, got " + Got(v));
+      r_.Fail(v, What(n) + " expects " +
+                     (components == 1 ? std::string("the text of an expression")
+                                      : "a list of " + std::to_string(components) + " expressions") +
+                     " of " + argList + " or {expression: ..., parameters: {name: value}}, got " + Got(v));
     }
-    ReadExpression(*text, n, f.expression, f.parameters, UserFunctionArgs(argList));
+    ReadExpression(*text, n, f.expression, f.parameters, UserFunctionArgs(argList), components);
   }
   void operator()(const char* n, TimeFunction& f) {
     const Entry* e = fields_.Find(n);

@@ -117,6 +117,48 @@ TEST(Expression, ErrorsNameTheTokenAndPosition) {
   EXPECT_EQ(error(std::string(100000, '-') + "t"), "the expression nests deeper than 256 levels at position 255");
 }
 
+// A vector function: its components, separated by commas at the outer level, are compiled one by
+// one with their own texts; an argument may name a component ("loadVector[1]"), and muParser
+// (brackets made name characters) gives each component the program's value.
+TEST(Expression, VectorComponents) {
+  const std::vector<std::string> args = UserFunctionArgs(kLoadVectorUserFunctionArgs);
+  ASSERT_EQ(args, (std::vector<std::string>{"t", "loadVector[0]", "loadVector[1]", "loadVector[2]"}));
+  const std::vector<ExpressionComponent> c =
+      CompileExpressions(" F*cos(w*t) , min(loadVector[0], t)*2,loadVector[2]^2 ", args, {"F", "w"}, 3);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].text, "F*cos(w*t)");
+  EXPECT_EQ(c[1].text, "min(loadVector[0], t)*2");
+  EXPECT_EQ(c[2].text, "loadVector[2]^2");
+  Layout layout;
+  for (const ExpressionComponent& e : c) {
+    layout.expressions.push_back(
+        ExpressionInfo{static_cast<int>(layout.ints.size()), "test", e.text, args, {"F", "w"}});
+    layout.ints.insert(layout.ints.end(), e.program.begin(), e.program.end());
+  }
+  const std::unique_ptr<ExpressionHost> muParser = MakeMuParserExpressions(layout);
+  const Real a[4] = {0.3, -1.5, 2, 7}, p[2] = {20, 30};
+  const Real expected[3] = {20 * std::cos(30 * 0.3), -3, 49};
+  for (size_t i = 0; i < 3; ++i) {
+    const int* program = layout.ints.data() + layout.expressions[i].program;
+    EXPECT_EQ(RunExpressionProgram(program, a, p), expected[i]) << i;
+    EXPECT_EQ(muParser->Evaluate(program, a, p), expected[i]) << i;
+  }
+  auto error = [&args](const std::string& text, int components) -> std::string {
+    try {
+      CompileExpressions(text, args, {}, components);
+    } catch (const ExpressionError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error("t, 0", 3), "it has 2 components, 3 are needed");
+  EXPECT_EQ(error("t, 0", 1), "',' separates the components of a vector; this function is a scalar");
+  EXPECT_EQ(error("t, , 0", 3), "unexpected ',' where a value is expected at position 3");
+  EXPECT_EQ(error("t, 0,", 3), "an expression is missing after ',' at position 5");
+  EXPECT_NE(error("loadVector[3], 0, 0", 3).find("unknown variable 'loadVector[3]'"), std::string::npos);
+  EXPECT_NE(error("loadVector, 0, 0", 3).find("unknown variable 'loadVector'"), std::string::npos);
+}
+
 // The C++ of generated code: the same operations (constants exact, in hexadecimal).
 TEST(Expression, GeneratedCode) {
   const std::vector<int> p = CompileExpression("k*u^3 + (t < 0.5 ? -v : sign(v)) + 0.1", kArgs, kParams);
@@ -164,6 +206,35 @@ TEST(Expression, ModelErrorsNameTheItem) {
   EXPECT_EQ(CompileError(TimeFunction::Expression("A*t", {{"A", NAN}})),
             "LoadCoordinate 'push' (load 0): timeFunction.A = nan violates Real (must be finite)");
   EXPECT_EQ(CompileError(TimeFunction::Expression("A*t", {{"A", 1}})), "");
+}
+
+// A load's user function: the number of its values, and no time function beside it.
+TEST(Expression, LoadUserFunctionErrorsNameTheItem) {
+  auto error = [](const std::string& text, TimeFunction f) -> std::string {
+    Model m;
+    NodePoint np;
+    MarkerNodePosition mn;
+    mn.nodeNumber = m.AddNode(np);
+    LoadForceVector load;
+    load.name = "spin";
+    load.markerNumber = m.AddMarker(mn);
+    load.loadVectorUserFunction.expression = text;
+    load.timeFunction = f;
+    try {
+      m.AddLoad(load);
+    } catch (const ValidationError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error("cos(t), sin(t)", {}),
+            "LoadForceVector 'spin' (load 0): loadVectorUserFunction.expression = 'cos(t), sin(t)': it has 2 "
+            "components, 3 are needed (3 muParser expressions, separated by commas, of t, "
+            "loadVector[0], loadVector[1], loadVector[2] and its parameters)");
+  EXPECT_EQ(error("cos(t), sin(t), 0", TimeFunction::Harmonic(1, 2)),
+            "LoadForceVector 'spin' (load 0): timeFunction is given beside loadVectorUserFunction, which gives the "
+            "load's value itself; give one of them");
+  EXPECT_EQ(error("cos(t), sin(t), 0", {}), "");
 }
 
 }  // namespace

@@ -143,6 +143,29 @@ TEST(CpuBatch, SpringForceUserFunctionMatchesReferenceSolver) {
   ExpectBatchEqualsReference(MakeOscillator(80, {}, "0.1*k*u + k*u^3 + d*v"), {"spring.stiffness"}, {500, 4000, 20000});
 }
 
+// Load user functions on the oscillator, their parameters varied: LoadCoordinate's
+// loadUserFunction, and a LoadForceVector whose loadVectorUserFunction's x part pushes the mass
+// (the batch runs the programs, the reference solver muParser).
+TEST(CpuBatch, LoadUserFunctionsMatchReferenceSolver) {
+  Oscillator o = MakeOscillator(80);
+  LoadCoordinate lc = std::get<LoadCoordinate>(o.model.Loads()[0]);
+  lc.name = "kick";
+  lc.loadUserFunction = {"load*exp(-t/tau)*(t < 0.3)", {{"tau", 0.1}}};
+  o.model.AddLoad(lc);
+  MarkerBodyPosition onMass;
+  onMass.bodyNumber = ObjectIndex(0);
+  LoadForceVector rotating;
+  rotating.name = "rotating";
+  rotating.markerNumber = o.model.AddMarker(onMass);
+  rotating.loadVector = {0, 1, 0};
+  rotating.loadVectorUserFunction = {"F*cos(W*t)^2, loadVector[1]*F*sin(W*t), 0", {{"F", 50}, {"W", 30}}};
+  o.model.AddLoad(rotating);
+  std::vector<Real> params;
+  for (double tau : {0.02, 0.2})
+    for (double w : {10.0, 45.0}) params.insert(params.end(), {tau, w});
+  ExpectBatchEqualsReference(o, {"kick.loadUserFunction.tau", "rotating.loadVectorUserFunction.W"}, params);
+}
+
 // Decimated signals: with sensorsWritePeriod 0.01 over 0.5 s (51 sample times) and at most 10
 // rows, every 6th sample time is recorded ([t, value per objective]); each row equals the
 // reference solver's stored sensor data at that time (to 1e-12 relative), unrecorded rows are

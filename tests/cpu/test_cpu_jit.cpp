@@ -145,10 +145,12 @@ TEST(CpuJit, SliderCrankIndex2) {
   ExpectCompiledEqualsInterpreter(p);
 }
 
-// A load, a constraint offset and a spring force given as expressions (generated code evaluates
+// Loads, a constraint offset and a spring force given as expressions (generated code evaluates
 // them as compiled C++, the interpreter runs their programs): the oscillator with the force
-// A sin(w t) + (t >= 0.25 ? B : 0), coupled by a hardening spring to a base in prescribed motion;
-// w, B, the motion's frequency and the spring's cubic stiffness varied.
+// A sin(w t) + (t >= 0.25 ? B : 0), a decaying push (loadUserFunction) and a rotating force
+// (loadVectorUserFunction), coupled by a hardening spring to a base in prescribed motion; w, B,
+// the motion's frequency, the spring's cubic stiffness, the rotation's speed and the push's
+// time constant varied.
 TEST(CpuJit, ExpressionLoadAndOffset) {
   Model m = bench::BuildOscillator();
   LoadCoordinate force = std::get<LoadCoordinate>(m.Loads()[0]);
@@ -178,18 +180,35 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
   coupling.damping = 2;
   coupling.springForceUserFunction = {"k*u + c*u^3 + d*v*abs(v)", {{"c", 1e5}}};
   m.AddObject(coupling);
+  LoadCoordinate kick = force;
+  kick.name = "kick";
+  kick.timeFunction = {};
+  kick.load = 40;
+  kick.loadUserFunction = {"load*exp(-t/tau)", {{"tau", 0.1}}};
+  m.AddLoad(kick);
+  MarkerBodyPosition onMass;
+  onMass.bodyNumber = ObjectIndex(0);
+  LoadForceVector rotating;
+  rotating.name = "rotating";
+  rotating.markerNumber = m.AddMarker(onMass);
+  rotating.loadVector = {0, 0, 3};
+  rotating.loadVectorUserFunction = {"F*cos(W*t), F*sin(W*t), loadVector[2]", {{"F", 20}, {"W", 30}}};
+  m.AddLoad(rotating);
   AddDisplacementSensor(m);
   const Layout layout = m.Compile();
-  ASSERT_EQ(layout.expressions.size(), 3u);
+  ASSERT_EQ(layout.expressions.size(), 7u);
   const std::vector<Real> theta0 = m.Theta0();
   ParameterMap map(layout, theta0);
-  map.SetParameters({"w", "B", "f", "c"});
+  map.SetParameters({"w", "B", "f", "c", "W", "tau"});
   map.Bind("push.timeFunction.w", "w");
   map.Bind("push.timeFunction.B", "B");
   map.Bind("object3.offsetTimeFunction.f", "f");
   map.Bind("coupling.springForceUserFunction.c", "c");
+  map.Bind("rotating.loadVectorUserFunction.W", "W");
+  map.Bind("kick.loadUserFunction.tau", "tau");
   std::vector<Real> params;
-  for (int i = 0; i < 8; ++i) params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i});
+  for (int i = 0; i < 8; ++i)
+    params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i, 10.0 + 7 * i, 0.02 + 0.03 * i});
   SimulationSettings s;
   s.timeIntegration.endTime = 0.5;
   s.timeIntegration.numberOfSteps = 200;

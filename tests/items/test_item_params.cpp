@@ -26,7 +26,7 @@ struct RealCollector {
   void operator()(const char*, Matrix&) { fixedSize = false; }
   void operator()(const char*, TimeFunction&) { fixedSize = false; }
   /// a user function's parameters follow the Params in theta (none by default)
-  void operator()(const char*, UserFunction& f, const char*) { fixedSize = fixedSize && f.parameters.empty(); }
+  void operator()(const char*, UserFunction& f, const char*, int = 1) { fixedSize = fixedSize && f.parameters.empty(); }
   template <class T> void operator()(const char*, T&) {}
   template <class T> void operator()(const char*, T&, Rule) {}
 };
