@@ -392,6 +392,42 @@ TEST(StudyFile, SpringForceUserFunction) {
                               "constants: _pi, _e) at position 2");
 }
 
+// Load user functions: LoadCoordinate's loadUserFunction as a text; a Force's
+// loadVectorUserFunction as a YAML list of its three values (numbers or texts), or as one text,
+// with its own parameters; the list's length and the time function beside it are checked.
+TEST(StudyFile, LoadUserFunctions) {
+  const std::string force = "  - LoadCoordinate: {name: force, markerNumber: marker1, load: F}\n";
+  const std::string text = Replace(
+      kOscillator, force,
+      "  - LoadCoordinate: {name: force, markerNumber: marker1, load: F, loadUserFunction: 'load*sin(k*t)'}\n"
+      "  - MarkerNodePosition: {nodeNumber: node0}\n"
+      "  - LoadForceVector: {name: spin, markerNumber: marker2, loadVector: [0, 0, 2],\n"
+      "      loadVectorUserFunction: [F*cos(w*t), F*sin(w*t), 0]}\n"
+      "  - LoadForceVector: {name: spin2, markerNumber: marker2,\n"
+      "      loadVectorUserFunction: {expression: 'a*t, 0, loadVector[2]', parameters: {a: 2*m}}}\n");
+  const std::string withW = Replace(text, "  F: 80\n", "  F: 80\n  w: 30\n");
+  const StudyFile f = ParseStudyText(withW, "s.yaml");
+  EXPECT_EQ(std::get<LoadCoordinate>(f.model.Loads()[0]).loadUserFunction.expression, "load*sin(k*t)");
+  const auto& spin = std::get<LoadForceVector>(f.model.Loads()[1]);
+  EXPECT_EQ(spin.loadVectorUserFunction.expression, "F*cos(w*t), F*sin(w*t), 0");
+  EXPECT_EQ(spin.loadVectorUserFunction.parameters, (std::vector<std::pair<std::string, Real>>{{"F", 80}, {"w", 30}}));
+  const auto& spin2 = std::get<LoadForceVector>(f.model.Loads()[2]);
+  EXPECT_EQ(spin2.loadVectorUserFunction.parameters, (std::vector<std::pair<std::string, Real>>{{"a", 3.2}}));
+  const Layout L = f.model.Compile();
+  EXPECT_EQ(L.expressions.size(), 7u);  // 1 + 3 + 3 programs
+  EXPECT_GE(L.ThetaIndex("spin.loadVectorUserFunction.w"), 0);
+  EXPECT_GE(L.ThetaIndex("force.loadUserFunction.k"), 0);
+
+  const std::string two = Replace(withW, "[F*cos(w*t), F*sin(w*t), 0]", "[F*cos(w*t), F*sin(w*t)]");
+  EXPECT_EQ(ErrorOf(two), Where(two, "[F*cos(w*t), F*sin(w*t)]") +
+                              ": LoadForceVector 'spin': loadVectorUserFunction has 2 entries, expects a list of 3 "
+                              "expressions or one text");
+  const std::string beside = Replace(withW, "load: F, loadUserFunction", "load: F, timeFunction: 'sin(t)', loadUserFunction");
+  EXPECT_NE(ErrorOf(beside).find("LoadCoordinate 'force' (load 0): timeFunction is given beside loadUserFunction"),
+            std::string::npos)
+      << ErrorOf(beside);
+}
+
 TEST(StudyFile, HeaderExampleParses) {
   // The example at the top of study_file.h, verbatim.
   const std::string text = R"(parameters:                 # named study parameters with nominal values, in order

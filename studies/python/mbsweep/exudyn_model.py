@@ -84,6 +84,7 @@ def _item(d, category, index, typeKey, prefix, types):
                     f"from_exudyn: {label}: {key} is a Python user function, which mbsweep cannot evaluate in a "
                     "batch; write it as a muParser expression in the study dict instead: a time function's text "
                     "(timeFunction: '0.5*(1-cos(0.5*_pi*t))'), springForceUserFunction: '0.1*k*u + k*u^3 + d*v', "
+                    "loadVectorUserFunction: ['F*cos(w*t)', 'F*sin(w*t)', '0'], "
                     "or a built-in time function (Harmonic, Sweep, Ramp, Step, Table)")
             continue
         if category == "sensor" and key in _SENSOR_OUTPUT:
