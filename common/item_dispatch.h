@@ -79,6 +79,9 @@ template <class T> using ParamsArg = decltype(ItemParams<T>(nullptr));
 MBS_DEFINE_HOOK_TEST(HasPositionLaw,
                      (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<PositionConnectorState&>(), true),
                       T::outputs));
+MBS_DEFINE_HOOK_TEST(HasPositionUserLaw,
+                     T::EvaluateUser(std::declval<const LayoutView&>(), 0, std::declval<const Real*>(), Real(0),
+                                     std::declval<PositionConnectorState&>(), true));
 MBS_DEFINE_HOOK_TEST(HasRigidConnectorLaw,
                      (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<RigidConnectorState&>(), true),
                       T::LocalRHS(std::declval<const RigidConnectorState&>(), std::declval<Real*>())));
@@ -275,6 +278,26 @@ MBS_HD_FORCEINLINE bool ConstraintResidual(const LayoutView& L, const Real* thet
 /// Evaluates the force law of position connector `kind` with parameters p (its theta slots).
 MBS_HD_INLINE void EvaluatePositionLaw(ObjectKind kind, const Real* p, PositionConnectorState& s, bool active) {
   DispatchObject<PositionLawHook>(kind, p, s, active);
+}
+
+/// Hook (optional): a position connector's law given by its springForceUserFunction, whose
+/// program its record's extra[3] holds (-1: none, the built-in law).
+struct PositionUserLawHook {
+  template <class T>
+  MBS_HD_FORCEINLINE static bool Call(const LayoutView& L, const ObjectRecord& o, const Real* p, Real t,
+                                      PositionConnectorState& s) {
+    if (o.extra[3] < 0) return false;
+    T::EvaluateUser(L, o.extra[3], p, t, s, o.extra[2] != 0);
+    return true;
+  }
+};
+
+/// Evaluates position connector `kind` (record o, parameters p) at time t: its user function
+/// where it has one, else its built-in law.
+MBS_HD_INLINE void EvaluatePositionLaw(const LayoutView& L, ObjectKind kind, const ObjectRecord& o, const Real* p,
+                                       Real t, PositionConnectorState& s) {
+  if (!DispatchSelected<detail::HasPositionUserLaw, PositionUserLawHook>(kind, L, o, p, t, s))
+    EvaluatePositionLaw(kind, p, s, o.extra[2] != 0);
 }
 
 /// Kinematics of a body-fixed point at local position lp: the body item's PointKinematics; an

@@ -10,6 +10,12 @@
 /// PositionConnector (force law between two position markers):
 ///   static void Evaluate(const Params& p, PositionConnectorState& s, bool active);
 ///                          s.k0, s.k1 (marker kinematics) are given
+///   optional, with a UserFunction field (springForceUserFunction; its program is the record's
+///   extra[3], -1 without an expression):
+///   static void EvaluateUser(const LayoutView& L, int program, const Real* p, Real t,
+///                            PositionConnectorState& s, bool active);
+///                          Evaluate with the law's value(s) from the program (p: the item's
+///                          theta, the function's parameters after Params)
 /// Constraint (algebraic equations, one Lagrange multiplier each):
 ///   static void Equations(const ConstraintAccess& c, params, ConstraintEval& e);
 ///                          e.C and e.Cq (nAE x nLocal) over [marker 0's coords, marker 1's];

@@ -938,6 +938,21 @@ int TimeFunctionData(const TimeFunction& f, const std::string& owner, Layout& L)
   return AppendExpressions(L, owner, f.expression, {"t"}, f.parameters);
 }
 
+/// An object's user function (its one UserFunction field, if it has one), compiled into L:
+/// `program` is its first program, or -1 where no expression is given.
+struct ObjectUserFunction {
+  Layout& L;
+  const std::string& owner;
+  bool has = false;
+  int program = -1;
+  void operator()(const char* n, UserFunction& f, const char* args, int components = 1) {
+    has = true;
+    if (!f.expression.empty())
+      program = AppendExpressions(L, owner + "." + n, f.expression, UserFunctionArgs(args), f.parameters, components);
+  }
+  template <class... A> void operator()(const char*, A&&...) {}
+};
+
 /// Objects: coordinates, algebraic equations and extra ints.
 void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, const std::vector<MarkerRecord>& mrec,
                     Layout& L) {
@@ -960,13 +975,13 @@ void CompileObjects(const Model& model, const std::vector<NodeRecord>& nrec, con
     L.objectNames.push_back(model.ObjectName(static_cast<int>(i)));
     if (const auto* c = std::get_if<ObjectConnectorCoordinate>(&objects[i]))  // extra: [..., type, data]
       o.extra.back() = TimeFunctionData(c->offsetTimeFunction, L.objectNames.back() + ".offsetTimeFunction", L);
-    if (const auto* c = std::get_if<ObjectConnectorCoordinateSpringDamper>(&objects[i])) {  // extra[3]: program or -1
-      const UserFunction& f = c->springForceUserFunction;
-      const auto args = UserFunctionArgs(ObjectConnectorCoordinateSpringDamper::springForceArgs);
-      o.extra.push_back(f.expression.empty() ? -1
-                                             : AppendExpressions(L, L.objectNames.back() + ".springForceUserFunction",
-                                                                f.expression, args, f.parameters));
-    }
+    std::visit(
+        [&](auto x) {
+          ObjectUserFunction u{L, L.objectNames.back()};
+          x.Fields(u);
+          if (u.has) o.extra.push_back(u.program);  // extra[3] of the spring-dampers
+        },
+        objects[i]);
     L.objects.push_back(ItemRec{static_cast<int>(ok), static_cast<int>(L.ints.size()), ThetaNow(L)});
     L.ints.insert(L.ints.end(), {static_cast<int>(o.ltg2.size()), static_cast<int>(o.ltg1.size()), o.nAE, aeBegin});
     L.ints.insert(L.ints.end(), o.ltg2.begin(), o.ltg2.end());

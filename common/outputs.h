@@ -347,7 +347,7 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
   }
   if (IsPositionConnector(ok)) {
     ConnectorState c;
-    EvalPositionConnector(L, theta, s.q, s.v, r.target, c);
+    EvalPositionConnector(L, theta, s.t, s.q, s.v, r.target, c);
     switch (ovt) {
       case OVT::Distance:
         if (cap > 0) out[0] = c.distance;

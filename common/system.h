@@ -41,15 +41,16 @@ using ConnectorState = PositionConnectorState;
 
 MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::PositionConnector; }
 
-/// Evaluates a position connector: the kinematics of its markers, then its item's force law.
-MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                         ConnectorState& s) {
+/// Evaluates a position connector at time t: the kinematics of its markers, then its item's
+/// force law or user function.
+MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                         int obj, ConnectorState& s) {
   const ObjectRecord o = GetObjectRecord(L, obj);
   MarkerKinematics(L, theta, q, v, o.extra[0], s.k0);
   MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
   s.force = MakeVec3(0, 0, 0);
   s.scalarForce = 0;
-  EvaluatePositionLaw(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta, s, o.extra[2] != 0);
+  EvaluatePositionLaw(L, static_cast<ObjectKind>(L.object[obj].kind), o, theta + L.object[obj].theta, t, s);
 }
 
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.
@@ -69,14 +70,14 @@ MBS_HD_INLINE void EvalRigidConnector(const LayoutView& L, const Real* theta, co
 }
 
 /// Local right-hand side of a position or rigid connector over [marker0 coords, marker1 coords].
-MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                     Real* fLoc) {
+MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                     int obj, Real* fLoc) {
   const ObjectRecord o = GetObjectRecord(L, obj);
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsPositionConnector(kind)) {
     ConnectorState s;
-    EvalPositionConnector(L, theta, q, v, obj, s);
+    EvalPositionConnector(L, theta, t, q, v, obj, s);
     AddPositionForce(s.k0, s.force, fLoc, 0);
     AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
   } else if (IsRigidConnector(kind)) {
@@ -88,11 +89,11 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, con
 
 /// Local ODE2 right-hand side of an object of a HasLocalRHSKind kind (bodies, position and
 /// rigid connectors).
-MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                    Real* fLoc) {
+MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                    int obj, Real* fLoc) {
   const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsMassBody(k)) BodyLocalRHS(L, theta, q, v, obj, fLoc);
-  else ConnectorLocalRHS(L, theta, q, v, obj, fLoc);
+  else ConnectorLocalRHS(L, theta, t, q, v, obj, fLoc);
 }
 
 /// Object kinds whose right-hand side ObjectLocalRHS computes (coordinate spring-dampers and
@@ -353,7 +354,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
       case ForceEntry::LocalObject: {
         if (!LocalEntryHasRHS(L, theta, e)) break;
         const ObjectRecord o = GetObjectRecord(L, i);
-        ObjectLocalRHS(L, theta, q, v, i, loc);
+        ObjectLocalRHS(L, theta, t, q, v, i, loc);
         for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += loc[a];
         break;
       }
@@ -551,7 +552,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       continue;
     }
     if (!HasLocalRHS(L, theta, i, k) || n == 0) continue;
-    ObjectLocalRHS(L, theta, q, v, i, f0);
+    ObjectLocalRHS(L, theta, t, q, v, i, f0);
     for (int pass = 0; pass < 2; ++pass) {
       const Real factor = pass == 0 ? factorQ : factorV;
       if (factor == 0) continue;
@@ -561,7 +562,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
         const Real x0 = x[gb];
         const Real eps = DiffEpsilon(nd, x0);
         x[gb] = x0 + eps;
-        ObjectLocalRHS(L, theta, q, v, i, f1);
+        ObjectLocalRHS(L, theta, t, q, v, i, f1);
         x[gb] = x0;
         const Real s = factor / eps;
         for (int a = 0; a < n; ++a) {

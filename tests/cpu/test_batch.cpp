@@ -138,9 +138,41 @@ TEST(CpuBatch, ExpressionLoadMatchesReferenceSolver) {
 
 // A spring force given as a user function (Exudyn's example, 0.1 k u + k u^3 + d v) on the
 // oscillator, k varied: the batch (program interpreter, forward-difference Jacobian) equals the
-// reference solver (muParser).
+// reference solver (muParser). Then a SpringDamper and a CartesianSpringDamper from the origin
+// to the mass beside it, with hardening or time-dependent user functions, the SpringDamper's
+// stiffness and a parameter of each function varied.
 TEST(CpuBatch, SpringForceUserFunctionMatchesReferenceSolver) {
   ExpectBatchEqualsReference(MakeOscillator(80, {}, "0.1*k*u + k*u^3 + d*v"), {"spring.stiffness"}, {500, 4000, 20000});
+  Oscillator o = MakeOscillator();
+  ObjectGround ground;
+  MarkerBodyPosition atOrigin;
+  atOrigin.bodyNumber = o.model.AddObject(ground);
+  MarkerNodePosition onMass;
+  onMass.nodeNumber = o.node;
+  ObjectConnectorSpringDamper sd;
+  sd.name = "strut";
+  sd.markerNumbers = {o.model.AddMarker(atOrigin), o.model.AddMarker(onMass)};
+  sd.referenceLength = 0.45;
+  sd.stiffness = 1000;
+  sd.damping = 5;
+  sd.force = 20;
+  sd.springForceUserFunction = {"stiffness*deltaL*(1 + c*deltaL^2) + damping*deltaL_t + force*cos(w*t)",
+                                {{"c", 100}, {"w", 30}}};
+  o.model.AddObject(sd);
+  ObjectConnectorCartesianSpringDamper mount;
+  mount.name = "mount";
+  mount.markerNumbers = sd.markerNumbers;
+  mount.stiffness = {200, 300, 0};
+  mount.damping = {0, 0, 1};
+  mount.offset = {0.5, 0, 0};
+  mount.springForceUserFunction = {
+      "stiffness[0]*displacement[0]*(1 + e*t), stiffness[1]*displacement[1], damping[2]*velocity[2]", {{"e", 1}}};
+  o.model.AddObject(mount);
+  std::vector<Real> params;
+  for (double k : {500.0, 3000.0})
+    for (double w : {10.0, 60.0}) params.insert(params.end(), {k, w, w / 10});
+  ExpectBatchEqualsReference(o, {"strut.stiffness", "strut.springForceUserFunction.w", "mount.springForceUserFunction.e"},
+                             params);
 }
 
 // Load user functions on the oscillator, their parameters varied: LoadCoordinate's

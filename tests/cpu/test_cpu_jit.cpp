@@ -148,9 +148,10 @@ TEST(CpuJit, SliderCrankIndex2) {
 // Loads, a constraint offset and a spring force given as expressions (generated code evaluates
 // them as compiled C++, the interpreter runs their programs): the oscillator with the force
 // A sin(w t) + (t >= 0.25 ? B : 0), a decaying push (loadUserFunction) and a rotating force
-// (loadVectorUserFunction), coupled by a hardening spring to a base in prescribed motion; w, B,
-// the motion's frequency, the spring's cubic stiffness, the rotation's speed and the push's
-// time constant varied.
+// (loadVectorUserFunction), coupled by a hardening spring, a strut (a SpringDamper whose damping
+// grows with time) and a mount (a CartesianSpringDamper stiffening with speed) to a base in
+// prescribed motion; w, B, the motion's frequency, the spring's cubic stiffness, the rotation's
+// speed, the push's time constant, the strut's damping growth and the mount's stiffening varied.
 TEST(CpuJit, ExpressionLoadAndOffset) {
   Model m = bench::BuildOscillator();
   LoadCoordinate force = std::get<LoadCoordinate>(m.Loads()[0]);
@@ -194,21 +195,42 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
   rotating.loadVector = {0, 0, 3};
   rotating.loadVectorUserFunction = {"F*cos(W*t), F*sin(W*t), loadVector[2]", {{"F", 20}, {"W", 30}}};
   m.AddLoad(rotating);
+  MarkerNodePosition basePoint, massPoint;
+  basePoint.nodeNumber = nb;
+  massPoint.nodeNumber = NodeIndex(0);
+  ObjectConnectorSpringDamper strut;
+  strut.name = "strut";
+  strut.markerNumbers = {m.AddMarker(basePoint), m.AddMarker(massPoint)};
+  strut.referenceLength = 0.4;
+  strut.stiffness = 200;
+  strut.damping = 3;
+  strut.springForceUserFunction = {"stiffness*deltaL + damping*deltaL_t*(1 + g*t)", {{"g", 1}}};
+  m.AddObject(strut);
+  ObjectConnectorCartesianSpringDamper mount;
+  mount.name = "mount";
+  mount.markerNumbers = strut.markerNumbers;
+  mount.stiffness = {100, 0, 0};
+  mount.offset = {0.5, 0, 0};
+  mount.springForceUserFunction = {"stiffness[0]*displacement[0]*(1 + h*velocity[0]^2), 0, 0", {{"h", 0}}};
+  m.AddObject(mount);
   AddDisplacementSensor(m);
   const Layout layout = m.Compile();
-  ASSERT_EQ(layout.expressions.size(), 7u);
+  ASSERT_EQ(layout.expressions.size(), 11u);
   const std::vector<Real> theta0 = m.Theta0();
   ParameterMap map(layout, theta0);
-  map.SetParameters({"w", "B", "f", "c", "W", "tau"});
+  map.SetParameters({"w", "B", "f", "c", "W", "tau", "g", "h"});
   map.Bind("push.timeFunction.w", "w");
   map.Bind("push.timeFunction.B", "B");
   map.Bind("object3.offsetTimeFunction.f", "f");
   map.Bind("coupling.springForceUserFunction.c", "c");
   map.Bind("rotating.loadVectorUserFunction.W", "W");
   map.Bind("kick.loadUserFunction.tau", "tau");
+  map.Bind("strut.springForceUserFunction.g", "g");
+  map.Bind("mount.springForceUserFunction.h", "h");
   std::vector<Real> params;
   for (int i = 0; i < 8; ++i)
-    params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i, 10.0 + 7 * i, 0.02 + 0.03 * i});
+    params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i, 10.0 + 7 * i, 0.02 + 0.03 * i,
+                                 2.0 * i, 0.5 * i});
   SimulationSettings s;
   s.timeIntegration.endTime = 0.5;
   s.timeIntegration.numberOfSteps = 200;

@@ -157,18 +157,54 @@ TEST(ImplicitMiniExamples, ObjectGenericODE2_TrapezoidalIndex2) {
 }
 
 // NodePoint at [1.05,0,0]; MassPoint m=1; SpringDamper from a ground marker at the origin,
-// L0=1, k=100, d=1: x = 0.9733828995763039.
+// L0=1, k=100, d=1: x = 0.9733828995763039. Also with the law as springForceUserFunction
+// (Exudyn's example of it, k u + d v + F0, evaluated by muParser).
 TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
+  for (const char* userFunction : {"", "stiffness*deltaL + damping*deltaL_t + force"}) {
+    Model m;
+    ObjectGround g;
+    const ObjectIndex og = m.AddObject(g);
+    NodePointGround ng;
+    m.AddNode(ng);
+    NodePoint np;
+    np.referenceCoordinates = {1.05, 0, 0};
+    const NodeIndex n = m.AddNode(np);
+    ObjectMassPoint mp;
+    mp.mass = 1;
+    mp.nodeNumber = n;
+    m.AddObject(mp);
+    MarkerBodyPosition mg;
+    mg.bodyNumber = og;
+    MarkerNodePosition mn;
+    mn.nodeNumber = n;
+    ObjectConnectorSpringDamper sd;
+    sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+    sd.referenceLength = 1;
+    sd.stiffness = 100;
+    sd.damping = 1;
+    sd.springForceUserFunction.expression = userFunction;
+    m.AddObject(sd);
+    Simulation sim(m);
+    sim.SolveDynamic(test::FullNewton());
+    ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 0.9733828995763039);
+  }
+}
+
+// A mass m on a SpringDamper to the origin (L0 = 1) whose springForceUserFunction adds a
+// harmonic force to the linear spring, stiffness*deltaL + A*sin(w*t); from rest at x = L0 + y0
+// the elongation y = x - L0 obeys m y'' + k y = -A sin(w t):
+//   y(t) = y0 cos(w0 t) - C w/w0 sin(w0 t) + C sin(w t),  C = -A/(k - m w^2),  w0^2 = k/m.
+// RK44 with h = 2.5e-4 to t = 1; the connector's ForceLocal output is the user function's value.
+TEST(ImplicitMiniExamples, SpringDamperUserFunctionAnalytic) {
+  const Real mass = 2, k = 50, A = 3, w = 7, y0 = 0.1, L0 = 1;
   Model m;
   ObjectGround g;
   const ObjectIndex og = m.AddObject(g);
-  NodePointGround ng;
-  m.AddNode(ng);
   NodePoint np;
-  np.referenceCoordinates = {1.05, 0, 0};
+  np.referenceCoordinates = {L0 + y0, 0, 0};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.mass = 1;
+  mp.mass = mass;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerBodyPosition mg;
@@ -177,48 +213,107 @@ TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
   mn.nodeNumber = n;
   ObjectConnectorSpringDamper sd;
   sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
-  sd.referenceLength = 1;
-  sd.stiffness = 100;
-  sd.damping = 1;
-  m.AddObject(sd);
+  sd.referenceLength = L0;
+  sd.stiffness = k;
+  sd.springForceUserFunction = {"stiffness*deltaL + A*sin(w*t)", {{"A", A}, {"w", w}}};
+  const ObjectIndex spring = m.AddObject(sd);
   Simulation sim(m);
-  sim.SolveDynamic(test::FullNewton());
-  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 0.9733828995763039);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 4000;
+  s.timeIntegration.endTime = 1;
+  sim.SolveDynamic(s, DynamicSolverType::RK44);
+  const Real t = 1, w0 = std::sqrt(k / mass), C = -A / (k - mass * w * w);
+  const Real y = y0 * std::cos(w0 * t) - C * w / w0 * std::sin(w0 * t) + C * std::sin(w * t);
+  const std::vector<double> p = sim.GetNodeOutput(n, OutputVariableType::Position);
+  EXPECT_NEAR(p[0] - L0, y, 1e-12);
+  EXPECT_EQ(p[1], 0);
+  EXPECT_NEAR(sim.GetObjectOutput(spring, OutputVariableType::ForceLocal)[0], k * (p[0] - L0) + A * std::sin(w * t),
+              1e-12);
 }
 
 // Point at [1,1,0]; m=5; CartesianSpringDamper from a ground marker at [1,1,0], k=[5000]*3,
-// d=[0,250,0]; Force [0,-5,0]: y displacement = -0.0009999999999750209.
+// d=[0,250,0]; Force [0,-5,0]: y displacement = -0.0009999999999750209. Also with the law as
+// springForceUserFunction (three expressions, evaluated by muParser).
 TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
+  for (const char* userFunction : {"", "stiffness[0]*displacement[0] + damping[0]*velocity[0], "
+                                       "stiffness[1]*displacement[1] + damping[1]*velocity[1], "
+                                       "stiffness[2]*displacement[2] + damping[2]*velocity[2]"}) {
+    Model m;
+    ObjectGround g;
+    const ObjectIndex og = m.AddObject(g);
+    NodePointGround ng;
+    m.AddNode(ng);
+    NodePoint np;
+    np.referenceCoordinates = {1, 1, 0};
+    const NodeIndex n = m.AddNode(np);
+    ObjectMassPoint mp;
+    mp.mass = 5;
+    mp.nodeNumber = n;
+    m.AddObject(mp);
+    MarkerBodyPosition mg;
+    mg.bodyNumber = og;
+    mg.localPosition = {1, 1, 0};
+    MarkerNodePosition mn;
+    mn.nodeNumber = n;
+    const MarkerIndex mgi = m.AddMarker(mg), mni = m.AddMarker(mn);
+    ObjectConnectorCartesianSpringDamper sd;
+    sd.markerNumbers = {mgi, mni};
+    sd.stiffness = {5000, 5000, 5000};
+    sd.damping = {0, 250, 0};
+    sd.springForceUserFunction.expression = userFunction;
+    m.AddObject(sd);
+    LoadForceVector f;
+    f.markerNumber = mni;
+    f.loadVector = {0, -5, 0};
+    m.AddLoad(f);
+    Simulation sim(m);
+    sim.SolveDynamic(test::FullNewton());
+    ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Displacement)[1], -0.0009999999999750209);
+  }
+}
+
+// A mass m on a CartesianSpringDamper to its reference point whose springForceUserFunction
+// gives each direction its own law: x a spring kx, y a spring ky (stiffness[1]) plus the force
+// A cos(w t), z free. From the initial displacement [x0, y0, 0] and velocity [0, 0, vz]:
+//   x = x0 cos(wx t),  y = (y0 - C) cos(wy t) + C cos(w t),  C = -A/(ky - m w^2),  z = vz t,
+// with wx^2 = kx/m, wy^2 = ky/m. RK44 with h = 2.5e-4 to t = 1.
+TEST(ImplicitMiniExamples, CartesianSpringDamperUserFunctionAnalytic) {
+  const Real mass = 2, kx = 50, ky = 18, A = 3, w = 7, x0 = 0.1, y0 = -0.05, vz = 0.3;
   Model m;
   ObjectGround g;
   const ObjectIndex og = m.AddObject(g);
-  NodePointGround ng;
-  m.AddNode(ng);
   NodePoint np;
-  np.referenceCoordinates = {1, 1, 0};
+  np.initialCoordinates = {x0, y0, 0};
+  np.initialVelocities = {0, 0, vz};
   const NodeIndex n = m.AddNode(np);
   ObjectMassPoint mp;
-  mp.mass = 5;
+  mp.mass = mass;
   mp.nodeNumber = n;
   m.AddObject(mp);
   MarkerBodyPosition mg;
   mg.bodyNumber = og;
-  mg.localPosition = {1, 1, 0};
   MarkerNodePosition mn;
   mn.nodeNumber = n;
-  const MarkerIndex mgi = m.AddMarker(mg), mni = m.AddMarker(mn);
   ObjectConnectorCartesianSpringDamper sd;
-  sd.markerNumbers = {mgi, mni};
-  sd.stiffness = {5000, 5000, 5000};
-  sd.damping = {0, 250, 0};
-  m.AddObject(sd);
-  LoadForceVector f;
-  f.markerNumber = mni;
-  f.loadVector = {0, -5, 0};
-  m.AddLoad(f);
+  sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+  sd.stiffness = {0, ky, 0};
+  sd.springForceUserFunction = {"kx*displacement[0], stiffness[1]*displacement[1] + A*cos(w*t), 0",
+                                {{"kx", kx}, {"A", A}, {"w", w}}};
+  const ObjectIndex spring = m.AddObject(sd);
   Simulation sim(m);
-  sim.SolveDynamic(test::FullNewton());
-  ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Displacement)[1], -0.0009999999999750209);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 4000;
+  s.timeIntegration.endTime = 1;
+  sim.SolveDynamic(s, DynamicSolverType::RK44);
+  const Real t = 1, C = -A / (ky - mass * w * w);
+  const std::vector<double> p = sim.GetNodeOutput(n, OutputVariableType::Position);
+  EXPECT_NEAR(p[0], x0 * std::cos(std::sqrt(kx / mass) * t), 1e-12);
+  EXPECT_NEAR(p[1], (y0 - C) * std::cos(std::sqrt(ky / mass) * t) + C * std::cos(w * t), 1e-12);
+  EXPECT_NEAR(p[2], vz * t, 1e-13);
+  const std::vector<double> force = sim.GetObjectOutput(spring, OutputVariableType::Force);
+  EXPECT_NEAR(force[0], kx * p[0], 1e-12);
+  EXPECT_NEAR(force[1], ky * p[1] + A * std::cos(w * t), 1e-12);
+  EXPECT_EQ(force[2], 0);
 }
 
 // Point2D [1,0]; MassPoint2D m=50; DistanceConstraint to a ground marker at the origin,

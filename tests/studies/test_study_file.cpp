@@ -428,6 +428,39 @@ TEST(StudyFile, LoadUserFunctions) {
       << ErrorOf(beside);
 }
 
+// The position connectors' springForceUserFunction: SpringDamper's one text, the Cartesian
+// one's list of three (an entry missing is an error that names the item).
+TEST(StudyFile, ConnectorUserFunctions) {
+  const std::string force = "  - LoadCoordinate: {name: force, markerNumber: marker1, load: F}\n";
+  const std::string text = Replace(
+      kOscillator, force,
+      force + "  - MarkerNodePosition: {nodeNumber: node0}\n"
+              "  - MarkerNodePosition: {nodeNumber: node1}\n"
+              "  - ObjectConnectorSpringDamper: {name: strut, markerNumbers: [marker3, marker2], referenceLength: 0.5,\n"
+              "      stiffness: k, springForceUserFunction: 'stiffness*deltaL*(1 + c*deltaL^2)'}\n"
+              "  - ObjectConnectorCartesianSpringDamper: {name: mount, markerNumbers: [marker3, marker2],\n"
+              "      offset: [0.5, 0, 0], damping: [0, 0, 3],\n"
+              "      springForceUserFunction: ['k*displacement[0]', 0, 'damping[2]*velocity[2]']}\n");
+  const std::string withC = Replace(text, "  F: 80\n", "  F: 80\n  c: 100\n");
+  const StudyFile f = ParseStudyText(withC, "s.yaml");
+  const auto& strut = std::get<ObjectConnectorSpringDamper>(f.model.Objects()[2]);
+  EXPECT_EQ(strut.springForceUserFunction.expression, "stiffness*deltaL*(1 + c*deltaL^2)");
+  const auto& mount = std::get<ObjectConnectorCartesianSpringDamper>(f.model.Objects()[3]);
+  EXPECT_EQ(mount.springForceUserFunction.expression, "k*displacement[0], 0, damping[2]*velocity[2]");
+  const Layout L = f.model.Compile();
+  EXPECT_EQ(L.expressions.size(), 4u);  // 1 + 3 programs
+  EXPECT_GE(L.ThetaIndex("strut.springForceUserFunction.c"), 0);
+  EXPECT_GE(L.ThetaIndex("mount.springForceUserFunction.k"), 0);
+
+  const std::string two = Replace(withC, "['k*displacement[0]', 0, 'damping[2]*velocity[2]']", "['k*displacement[0]', 0]");
+  EXPECT_EQ(ErrorOf(two), Where(two, "['k*displacement[0]', 0]") +
+                              ": ObjectConnectorCartesianSpringDamper 'mount': springForceUserFunction has 2 entries, "
+                              "expects a list of 3 expressions or one text");
+  const std::string unknown = Replace(withC, "stiffness*deltaL*(1", "k*L*(1");
+  EXPECT_NE(ErrorOf(unknown).find("ObjectConnectorSpringDamper 'strut'"), std::string::npos) << ErrorOf(unknown);
+  EXPECT_NE(ErrorOf(unknown).find("unknown variable 'L'"), std::string::npos) << ErrorOf(unknown);
+}
+
 TEST(StudyFile, HeaderExampleParses) {
   // The example at the top of study_file.h, verbatim.
   const std::string text = R"(parameters:                 # named study parameters with nominal values, in order
