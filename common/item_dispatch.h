@@ -82,6 +82,9 @@ MBS_DEFINE_HOOK_TEST(HasPositionLaw,
 MBS_DEFINE_HOOK_TEST(HasPositionUserLaw,
                      T::EvaluateUser(std::declval<const LayoutView&>(), 0, std::declval<const Real*>(), Real(0),
                                      std::declval<PositionConnectorState&>(), true));
+MBS_DEFINE_HOOK_TEST(HasRigidUserLaw,
+                     T::EvaluateUser(std::declval<const LayoutView&>(), 0, std::declval<const Real*>(), Real(0),
+                                     std::declval<RigidConnectorState&>(), true));
 MBS_DEFINE_HOOK_TEST(HasRigidConnectorLaw,
                      (T::Evaluate(std::declval<ParamsArg<T>>(), std::declval<RigidConnectorState&>(), true),
                       T::LocalRHS(std::declval<const RigidConnectorState&>(), std::declval<Real*>())));
@@ -280,12 +283,12 @@ MBS_HD_INLINE void EvaluatePositionLaw(ObjectKind kind, const Real* p, PositionC
   DispatchObject<PositionLawHook>(kind, p, s, active);
 }
 
-/// Hook (optional): a position connector's law given by its springForceUserFunction, whose
-/// program its record's extra[3] holds (-1: none, the built-in law).
-struct PositionUserLawHook {
-  template <class T>
-  MBS_HD_FORCEINLINE static bool Call(const LayoutView& L, const ObjectRecord& o, const Real* p, Real t,
-                                      PositionConnectorState& s) {
+/// Hook (optional): a position or rigid connector's law given by its user function
+/// (springForceUserFunction, springTorqueUserFunction), whose program its record's extra[3]
+/// holds (-1: none, the built-in law).
+struct UserLawHook {
+  template <class T, class State>
+  MBS_HD_FORCEINLINE static bool Call(const LayoutView& L, const ObjectRecord& o, const Real* p, Real t, State& s) {
     if (o.extra[3] < 0) return false;
     T::EvaluateUser(L, o.extra[3], p, t, s, o.extra[2] != 0);
     return true;
@@ -296,7 +299,7 @@ struct PositionUserLawHook {
 /// where it has one, else its built-in law.
 MBS_HD_INLINE void EvaluatePositionLaw(const LayoutView& L, ObjectKind kind, const ObjectRecord& o, const Real* p,
                                        Real t, PositionConnectorState& s) {
-  if (!DispatchSelected<detail::HasPositionUserLaw, PositionUserLawHook>(kind, L, o, p, t, s))
+  if (!DispatchSelected<detail::HasPositionUserLaw, UserLawHook>(kind, L, o, p, t, s))
     EvaluatePositionLaw(kind, p, s, o.extra[2] != 0);
 }
 

@@ -30,6 +30,8 @@
 ///                          s.k0, s.k1 given; fills the joint-frame quantities and, when
 ///                          active, forceLocal/torqueLocal
 ///   static void LocalRHS(const RigidConnectorState& s, Real* fLoc);   applies them (active only)
+///   optional: EvaluateUser as for a PositionConnector, on a RigidConnectorState
+///                          (springTorqueUserFunction; its program in the record's extra[3])
 /// CoordinateConnector (force law between two coordinates):
 ///   static Real Force(const Params& p, Real dq, Real dv);   dq = q1 - q0, dv = v1 - v0
 ///   static void ForceDerivatives(const Params& p, Real& dFdq, Real& dFdv);

@@ -317,7 +317,7 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
   }
   if (IsRigidConnector(ok)) {
     RigidConnectorState c;
-    EvalRigidConnector(L, theta, s.q, s.v, r.target, c);
+    EvalRigidConnector(L, theta, s.t, s.q, s.v, r.target, c);
     if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
       switch (ovt) {
         case OVT::DisplacementLocal: return detail::PutVec(c.dispLocal, out, cap);

@@ -56,17 +56,20 @@ MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta,
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.
 MBS_HD_INLINE bool IsRigidConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::RigidConnector; }
 
-/// Evaluates a rigid connector: the kinematics of its markers, then its item's law (forces are
-/// zero if the connector is inactive, the kinematic quantities are always computed).
-MBS_HD_INLINE void EvalRigidConnector(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,
-                                      RigidConnectorState& s) {
+/// Evaluates a rigid connector at time t: the kinematics of its markers, then its item's law or
+/// user function (forces are zero if the connector is inactive, the kinematic quantities are
+/// always computed).
+MBS_HD_INLINE void EvalRigidConnector(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                      int obj, RigidConnectorState& s) {
   const ObjectRecord o = GetObjectRecord(L, obj);
   MarkerKinematics(L, theta, q, v, o.extra[0], s.k0);
   MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
   s.forceLocal = s.torqueLocal = s.axis = MakeVec3(0, 0, 0);
   s.scalar = s.scalar_t = 0;
-  DispatchObject<RigidConnectorLawHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta, s,
-                                        o.extra[2] != 0);
+  const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
+  const Real* p = theta + L.object[obj].theta;
+  if (!DispatchSelected<detail::HasRigidUserLaw, UserLawHook>(k, L, o, p, t, s))
+    DispatchObject<RigidConnectorLawHook>(k, p, s, o.extra[2] != 0);
 }
 
 /// Local right-hand side of a position or rigid connector over [marker0 coords, marker1 coords].
@@ -82,7 +85,7 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, Rea
     AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
   } else if (IsRigidConnector(kind)) {
     RigidConnectorState s;
-    EvalRigidConnector(L, theta, q, v, obj, s);
+    EvalRigidConnector(L, theta, t, q, v, obj, s);
     if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
   }
 }

@@ -156,75 +156,82 @@ TEST(ImplicitMiniExamples, ObjectGenericODE2_TrapezoidalIndex2) {
   ExpectRel(sim.GetNodeOutput(n1, OutputVariableType::Position)[0], 1.0039999999354785);
 }
 
+// A MassPoint on the NodePoint np, after a ground object and a ground node, with a
+// MarkerBodyPosition on the ground object at groundPoint and a MarkerNodePosition on the node:
+// the markers a connector to ground joins.
+struct MassOnGround {
+  Model m;
+  NodeIndex node;
+  std::array<MarkerIndex, 2> markers;  ///< ground, mass
+};
+MassOnGround MakeMassOnGround(Real mass, const NodePoint& np, const Vector3D& groundPoint = {0, 0, 0}) {
+  MassOnGround r;
+  const ObjectIndex og = r.m.AddObject(ObjectGround{});
+  r.m.AddNode(NodePointGround{});
+  r.node = r.m.AddNode(np);
+  ObjectMassPoint mp;
+  mp.mass = mass;
+  mp.nodeNumber = r.node;
+  r.m.AddObject(mp);
+  MarkerBodyPosition mg;
+  mg.bodyNumber = og;
+  mg.localPosition = groundPoint;
+  MarkerNodePosition mn;
+  mn.nodeNumber = r.node;
+  r.markers = {r.m.AddMarker(mg), r.m.AddMarker(mn)};
+  return r;
+}
+
 // NodePoint at [1.05,0,0]; MassPoint m=1; SpringDamper from a ground marker at the origin,
 // L0=1, k=100, d=1: x = 0.9733828995763039. Also with the law as springForceUserFunction
 // (Exudyn's example of it, k u + d v + F0, evaluated by muParser).
 TEST(ImplicitMiniExamples, ObjectConnectorSpringDamper) {
   for (const char* userFunction : {"", "stiffness*deltaL + damping*deltaL_t + force"}) {
-    Model m;
-    ObjectGround g;
-    const ObjectIndex og = m.AddObject(g);
-    NodePointGround ng;
-    m.AddNode(ng);
     NodePoint np;
     np.referenceCoordinates = {1.05, 0, 0};
-    const NodeIndex n = m.AddNode(np);
-    ObjectMassPoint mp;
-    mp.mass = 1;
-    mp.nodeNumber = n;
-    m.AddObject(mp);
-    MarkerBodyPosition mg;
-    mg.bodyNumber = og;
-    MarkerNodePosition mn;
-    mn.nodeNumber = n;
+    MassOnGround c = MakeMassOnGround(1, np);
     ObjectConnectorSpringDamper sd;
-    sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+    sd.markerNumbers = c.markers;
     sd.referenceLength = 1;
     sd.stiffness = 100;
     sd.damping = 1;
     sd.springForceUserFunction.expression = userFunction;
-    m.AddObject(sd);
-    Simulation sim(m);
+    c.m.AddObject(sd);
+    Simulation sim(c.m);
     sim.SolveDynamic(test::FullNewton());
-    ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Position)[0], 0.9733828995763039);
+    ExpectRel(sim.GetNodeOutput(c.node, OutputVariableType::Position)[0], 0.9733828995763039);
   }
+}
+
+// RK44 with h = 2.5e-4 to t = 1: the analytic tests of the connectors' user functions.
+SimulationSettings FineRK44() {
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 4000;
+  s.timeIntegration.endTime = 1;
+  return s;
 }
 
 // A mass m on a SpringDamper to the origin (L0 = 1) whose springForceUserFunction adds a
 // harmonic force to the linear spring, stiffness*deltaL + A*sin(w*t); from rest at x = L0 + y0
 // the elongation y = x - L0 obeys m y'' + k y = -A sin(w t):
 //   y(t) = y0 cos(w0 t) - C w/w0 sin(w0 t) + C sin(w t),  C = -A/(k - m w^2),  w0^2 = k/m.
-// RK44 with h = 2.5e-4 to t = 1; the connector's ForceLocal output is the user function's value.
+// FineRK44 (its error here: 4.8e-14); the connector's ForceLocal output is the function's value.
 TEST(ImplicitMiniExamples, SpringDamperUserFunctionAnalytic) {
   const Real mass = 2, k = 50, A = 3, w = 7, y0 = 0.1, L0 = 1;
-  Model m;
-  ObjectGround g;
-  const ObjectIndex og = m.AddObject(g);
   NodePoint np;
   np.referenceCoordinates = {L0 + y0, 0, 0};
-  const NodeIndex n = m.AddNode(np);
-  ObjectMassPoint mp;
-  mp.mass = mass;
-  mp.nodeNumber = n;
-  m.AddObject(mp);
-  MarkerBodyPosition mg;
-  mg.bodyNumber = og;
-  MarkerNodePosition mn;
-  mn.nodeNumber = n;
+  MassOnGround c = MakeMassOnGround(mass, np);
   ObjectConnectorSpringDamper sd;
-  sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+  sd.markerNumbers = c.markers;
   sd.referenceLength = L0;
   sd.stiffness = k;
   sd.springForceUserFunction = {"stiffness*deltaL + A*sin(w*t)", {{"A", A}, {"w", w}}};
-  const ObjectIndex spring = m.AddObject(sd);
-  Simulation sim(m);
-  SimulationSettings s;
-  s.timeIntegration.numberOfSteps = 4000;
-  s.timeIntegration.endTime = 1;
-  sim.SolveDynamic(s, DynamicSolverType::RK44);
+  const ObjectIndex spring = c.m.AddObject(sd);
+  Simulation sim(c.m);
+  sim.SolveDynamic(FineRK44(), DynamicSolverType::RK44);
   const Real t = 1, w0 = std::sqrt(k / mass), C = -A / (k - mass * w * w);
   const Real y = y0 * std::cos(w0 * t) - C * w / w0 * std::sin(w0 * t) + C * std::sin(w * t);
-  const std::vector<double> p = sim.GetNodeOutput(n, OutputVariableType::Position);
+  const std::vector<double> p = sim.GetNodeOutput(c.node, OutputVariableType::Position);
   EXPECT_NEAR(p[0] - L0, y, 1e-12);
   EXPECT_EQ(p[1], 0);
   EXPECT_NEAR(sim.GetObjectOutput(spring, OutputVariableType::ForceLocal)[0], k * (p[0] - L0) + A * std::sin(w * t),
@@ -238,37 +245,22 @@ TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
   for (const char* userFunction : {"", "stiffness[0]*displacement[0] + damping[0]*velocity[0], "
                                        "stiffness[1]*displacement[1] + damping[1]*velocity[1], "
                                        "stiffness[2]*displacement[2] + damping[2]*velocity[2]"}) {
-    Model m;
-    ObjectGround g;
-    const ObjectIndex og = m.AddObject(g);
-    NodePointGround ng;
-    m.AddNode(ng);
     NodePoint np;
     np.referenceCoordinates = {1, 1, 0};
-    const NodeIndex n = m.AddNode(np);
-    ObjectMassPoint mp;
-    mp.mass = 5;
-    mp.nodeNumber = n;
-    m.AddObject(mp);
-    MarkerBodyPosition mg;
-    mg.bodyNumber = og;
-    mg.localPosition = {1, 1, 0};
-    MarkerNodePosition mn;
-    mn.nodeNumber = n;
-    const MarkerIndex mgi = m.AddMarker(mg), mni = m.AddMarker(mn);
+    MassOnGround c = MakeMassOnGround(5, np, {1, 1, 0});
     ObjectConnectorCartesianSpringDamper sd;
-    sd.markerNumbers = {mgi, mni};
+    sd.markerNumbers = c.markers;
     sd.stiffness = {5000, 5000, 5000};
     sd.damping = {0, 250, 0};
     sd.springForceUserFunction.expression = userFunction;
-    m.AddObject(sd);
+    c.m.AddObject(sd);
     LoadForceVector f;
-    f.markerNumber = mni;
+    f.markerNumber = c.markers[1];
     f.loadVector = {0, -5, 0};
-    m.AddLoad(f);
-    Simulation sim(m);
+    c.m.AddLoad(f);
+    Simulation sim(c.m);
     sim.SolveDynamic(test::FullNewton());
-    ExpectRel(sim.GetNodeOutput(n, OutputVariableType::Displacement)[1], -0.0009999999999750209);
+    ExpectRel(sim.GetNodeOutput(c.node, OutputVariableType::Displacement)[1], -0.0009999999999750209);
   }
 }
 
@@ -276,37 +268,23 @@ TEST(ImplicitMiniExamples, ObjectConnectorCartesianSpringDamper) {
 // gives each direction its own law: x a spring kx, y a spring ky (stiffness[1]) plus the force
 // A cos(w t), z free. From the initial displacement [x0, y0, 0] and velocity [0, 0, vz]:
 //   x = x0 cos(wx t),  y = (y0 - C) cos(wy t) + C cos(w t),  C = -A/(ky - m w^2),  z = vz t,
-// with wx^2 = kx/m, wy^2 = ky/m. RK44 with h = 2.5e-4 to t = 1.
+// with wx^2 = kx/m, wy^2 = ky/m. FineRK44 (its errors here: 3.0e-14, 1.8e-14, 3.2e-14).
 TEST(ImplicitMiniExamples, CartesianSpringDamperUserFunctionAnalytic) {
   const Real mass = 2, kx = 50, ky = 18, A = 3, w = 7, x0 = 0.1, y0 = -0.05, vz = 0.3;
-  Model m;
-  ObjectGround g;
-  const ObjectIndex og = m.AddObject(g);
   NodePoint np;
   np.initialCoordinates = {x0, y0, 0};
   np.initialVelocities = {0, 0, vz};
-  const NodeIndex n = m.AddNode(np);
-  ObjectMassPoint mp;
-  mp.mass = mass;
-  mp.nodeNumber = n;
-  m.AddObject(mp);
-  MarkerBodyPosition mg;
-  mg.bodyNumber = og;
-  MarkerNodePosition mn;
-  mn.nodeNumber = n;
+  MassOnGround c = MakeMassOnGround(mass, np);
   ObjectConnectorCartesianSpringDamper sd;
-  sd.markerNumbers = {m.AddMarker(mg), m.AddMarker(mn)};
+  sd.markerNumbers = c.markers;
   sd.stiffness = {0, ky, 0};
   sd.springForceUserFunction = {"kx*displacement[0], stiffness[1]*displacement[1] + A*cos(w*t), 0",
                                 {{"kx", kx}, {"A", A}, {"w", w}}};
-  const ObjectIndex spring = m.AddObject(sd);
-  Simulation sim(m);
-  SimulationSettings s;
-  s.timeIntegration.numberOfSteps = 4000;
-  s.timeIntegration.endTime = 1;
-  sim.SolveDynamic(s, DynamicSolverType::RK44);
+  const ObjectIndex spring = c.m.AddObject(sd);
+  Simulation sim(c.m);
+  sim.SolveDynamic(FineRK44(), DynamicSolverType::RK44);
   const Real t = 1, C = -A / (ky - mass * w * w);
-  const std::vector<double> p = sim.GetNodeOutput(n, OutputVariableType::Position);
+  const std::vector<double> p = sim.GetNodeOutput(c.node, OutputVariableType::Position);
   EXPECT_NEAR(p[0], x0 * std::cos(std::sqrt(kx / mass) * t), 1e-12);
   EXPECT_NEAR(p[1], (y0 - C) * std::cos(std::sqrt(ky / mass) * t) + C * std::cos(w * t), 1e-12);
   EXPECT_NEAR(p[2], vz * t, 1e-13);

@@ -74,25 +74,59 @@ TEST(Rigid3DMiniExamples, ObjectJointRevoluteZ) {
 }
 
 // The same plus a TorsionalSpringDamper k = 2000, d = 20: Rotation[2] = 0.0004999866342439527.
+// Also with the law as springTorqueUserFunction (evaluated by muParser).
 TEST(Rigid3DMiniExamples, ObjectConnectorTorsionalSpringDamper) {
+  for (const char* userFunction : {"", "stiffness*(rotation - offset) + damping*angularVelocity"}) {
+    Model m;
+    const ObjectIndex g = AddGround(m);
+    const MiniBody b = AddMiniBody(m, g);
+    ObjectJointRevoluteZ j;
+    j.markerNumbers = {b.mGround, b.mBody};
+    m.AddObject(j);
+    ObjectConnectorTorsionalSpringDamper sd;
+    sd.markerNumbers = {b.mGround, b.mBody};
+    sd.stiffness = 2000;
+    sd.damping = 20;
+    sd.springTorqueUserFunction.expression = userFunction;
+    m.AddObject(sd);
+    LoadTorqueVector t;
+    t.markerNumber = b.mBody;
+    t.loadVector = {0, 0, 1};
+    m.AddLoad(t);
+    Simulation sim(m);
+    sim.SolveDynamic(test::FullNewton());
+    ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2], 0.0004999866342439527);
+  }
+}
+
+// The free mini body (inertia 1 about z) on a TorsionalSpringDamper to ground whose
+// springTorqueUserFunction adds a harmonic torque to the linear spring,
+// stiffness*rotation + A*sin(w*t); from rest at angle 0 the angle obeys J phi'' + k phi = -A sin(w t):
+//   phi(t) = -C w/w0 sin(w0 t) + C sin(w t),  C = -A/(k - J w^2),  w0^2 = k/J.
+// RK44 with h = 2.5e-4 to t = 1; the connector's TorqueLocal output is the user function's value.
+TEST(Rigid3DMiniExamples, TorsionalSpringDamperUserFunctionAnalytic) {
+  const Real J = 1, k = 50, A = 3, w = 7;
   Model m;
   const ObjectIndex g = AddGround(m);
   const MiniBody b = AddMiniBody(m, g);
-  ObjectJointRevoluteZ j;
-  j.markerNumbers = {b.mGround, b.mBody};
-  m.AddObject(j);
   ObjectConnectorTorsionalSpringDamper sd;
   sd.markerNumbers = {b.mGround, b.mBody};
-  sd.stiffness = 2000;
-  sd.damping = 20;
-  m.AddObject(sd);
-  LoadTorqueVector t;
-  t.markerNumber = b.mBody;
-  t.loadVector = {0, 0, 1};
-  m.AddLoad(t);
+  sd.stiffness = k;
+  sd.springTorqueUserFunction = {"stiffness*rotation + A*sin(w*t)", {{"A", A}, {"w", w}}};
+  const ObjectIndex spring = m.AddObject(sd);
   Simulation sim(m);
-  sim.SolveDynamic(test::FullNewton());
-  ExpectRel(sim.GetNodeOutput(b.node, OutputVariableType::Rotation)[2], 0.0004999866342439527);
+  SimulationSettings s;
+  s.timeIntegration.numberOfSteps = 4000;
+  s.timeIntegration.endTime = 1;
+  sim.SolveDynamic(s, DynamicSolverType::RK44);
+  const Real t = 1, w0 = std::sqrt(k / J), C = -A / (k - J * w * w);
+  const Real phi = -C * w / w0 * std::sin(w0 * t) + C * std::sin(w * t);
+  const std::vector<double> rotation = sim.GetNodeOutput(b.node, OutputVariableType::Rotation);
+  EXPECT_NEAR(rotation[2], phi, 1e-12);
+  EXPECT_EQ(rotation[0], 0);
+  EXPECT_EQ(rotation[1], 0);
+  EXPECT_NEAR(sim.GetObjectOutput(spring, OutputVariableType::TorqueLocal)[0], k * rotation[2] + A * std::sin(w * t),
+              1e-12);
 }
 
 // PrismaticJointX plus LinearSpringDamper k = 2000, d = 20, force [1,0,0]:
