@@ -295,14 +295,6 @@ struct UserLawHook {
   }
 };
 
-/// Evaluates position connector `kind` (record o, parameters p) at time t: its user function
-/// where it has one, else its built-in law.
-MBS_HD_INLINE void EvaluatePositionLaw(const LayoutView& L, ObjectKind kind, const ObjectRecord& o, const Real* p,
-                                       Real t, PositionConnectorState& s) {
-  if (!DispatchSelected<detail::HasPositionUserLaw, UserLawHook>(kind, L, o, p, t, s))
-    EvaluatePositionLaw(kind, p, s, o.extra[2] != 0);
-}
-
 /// Kinematics of a body-fixed point at local position lp: the body item's PointKinematics; an
 /// object that is not a body has none (n = 0, at the origin).
 MBS_HD_NOINLINE void BodyKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int obj,

@@ -50,7 +50,10 @@ MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta,
   MarkerKinematics(L, theta, q, v, o.extra[1], s.k1);
   s.force = MakeVec3(0, 0, 0);
   s.scalarForce = 0;
-  EvaluatePositionLaw(L, static_cast<ObjectKind>(L.object[obj].kind), o, theta + L.object[obj].theta, t, s);
+  const ObjectKind k = static_cast<ObjectKind>(L.object[obj].kind);
+  const Real* p = theta + L.object[obj].theta;
+  if (!DispatchSelected<detail::HasPositionUserLaw, UserLawHook>(k, L, o, p, t, s))
+    EvaluatePositionLaw(k, p, s, o.extra[2] != 0);
 }
 
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.
