@@ -1,14 +1,17 @@
 // Batch throughput: system-steps per second and systems per second versus batch size for
 // each evaluator (cpu; when built with CUDA and a device is present: cuda with its automatic
 // kernel mapping, cuda-thread and cuda-warp with the thread- or warp-per-system kernel
-// forced, and the cuBLAS baseline cuda-cublas; cuda-warp and cuda-cublas run
+// forced, cuda-interp and cuda-interp-thread with the interpreter's kernels instead of the
+// generated ones (compiled before the timed batches), and the cuBLAS baseline cuda-cublas;
+// cuda-warp and cuda-cublas run
 // generalized-alpha models only), for the 1-DOF oscillator (generalized-alpha, and RK44 as
 // oscillator-rk44), the 2D slider-crank (index 2, 21 unknowns) and the 3D Euler-parameter
 // pendulum chain (generalized-alpha, 33 unknowns), plus device memory per system and the
 // kernel mapping each cuda evaluator ran. Prints a table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
-//               [--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N]
+//               [--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-interp,cuda-interp-thread,cuda-cublas]
+//               [--budget SECONDS] [--threads N]
 //               [--json FILE]
 #include <cmath>
 #include <cstdio>
@@ -148,7 +151,7 @@ bool ParseOptions(int argc, char** argv, Options& o) {
     else if (a == "--json") o.json = next();
     else {
       std::fprintf(stderr, "usage: bench_batch [--sizes 1,10,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d] "
-                           "[--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-cublas] [--budget SECONDS] [--threads N] "
+                           "[--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-interp,cuda-interp-thread,cuda-cublas] [--budget SECONDS] [--threads N] "
                            "[--json FILE]\n");
       return false;
     }
@@ -157,7 +160,9 @@ bool ParseOptions(int argc, char** argv, Options& o) {
 }
 
 /// True for the fused CUDA evaluators (the ones with a kernel mapping).
-bool IsFused(const std::string& ev) { return ev == "cuda" || ev == "cuda-thread" || ev == "cuda-warp"; }
+bool IsFused(const std::string& ev) {
+  return ev == "cuda" || ev == "cuda-thread" || ev == "cuda-warp" || ev == "cuda-interp" || ev == "cuda-interp-thread";
+}
 
 /// Why evaluator `ev` cannot run case c ("" if it can). For a fused CUDA evaluator also sets
 /// `mapping`, the kernel mapping it runs, and `automatic`, the one "cuda" would choose.
@@ -169,7 +174,7 @@ std::string SkipReason(const Case& c, const std::string& ev, std::string& mappin
   mapping = automatic = "-";
 #ifdef MBSWEEP_HAVE_CUDA
   if (fused) {
-    const KernelMapping requested = ev == "cuda-thread" ? KernelMapping::threadPerSystem
+    const KernelMapping requested = ev == "cuda-thread" || ev == "cuda-interp-thread" ? KernelMapping::threadPerSystem
                                     : ev == "cuda-warp" ? KernelMapping::warpPerSystem
                                                         : KernelMapping::automatic;
     const int capacity = PlanDeviceMemory(MakeProblem(c, 1)).capacity;
@@ -201,6 +206,11 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
       std::printf("%-15s %-11s model %s: %s %.3g s\n", name.c_str(), ev.c_str(), model->key.c_str(),
                   model->cacheHit ? "found in the disk cache, generated and loaded in" : "generated, compiled and loaded in",
                   model->cacheHit ? model->loadSeconds : model->compileSeconds);
+  }
+  if (IsFused(ev)) {  // the device's context and the generated kernel's compilation before the timed batches
+    const BatchResult warm = evaluator->Evaluate(MakeProblem(c, 1));
+    std::printf("%-15s %-11s first batch (context, kernel compiled or found in the cache): %.3g s\n", name.c_str(),
+                ev.c_str(), warm.seconds);
   }
   double lastPerSystem = 0;
   for (int n : o.sizes) {

@@ -137,9 +137,11 @@ struct EvaluatorOptions {
 
 /// Creates an evaluator by name: "cpu", "cpu-jit" (the cpu evaluator's loop on code generated
 /// and compiled for the model; cpu/evaluator_cpu.h), "cuda" (fused kernels, when built with CUDA and a
-/// device is present; the kernel mapping chosen by model size), "cuda-thread" and
-/// "cuda-warp" (the same with the thread-per-system or the warp-per-system kernel forced,
-/// for comparisons), "cuda-cublas" (the cuBLAS batched-factorization baseline,
+/// device is present; the kernel mapping chosen by model size; thread-per-system runs on the
+/// kernel generated for the model, cuda/nvrtc_model.h), "cuda-thread" and "cuda-warp" (the
+/// same with the thread-per-system or the warp-per-system kernel forced, for comparisons),
+/// "cuda-interp" and "cuda-interp-thread" (the interpreter's kernels, automatic or thread
+/// mapping), "cuda-cublas" (the cuBLAS batched-factorization baseline,
 /// generalized-alpha only, same conditions) and "auto" (cuda if available, else cpu).
 /// Throws ValidationError for an unknown name or an unavailable backend (naming why, e.g.
 /// "no usable CUDA device (...)"). Defined in studies/evaluators.cpp (mbsweep::backends).

@@ -28,12 +28,13 @@ std::string LayoutSource(const Layout& layout);
 /// for a model without expressions.
 std::string ExpressionsSource(const Layout& layout);
 
-/// The CUDA translation unit of one model: LayoutSource (the constants in device memory) and two
-/// thread-per-system kernels, `mbsweep_model_alpha` (generalized-alpha family) and
-/// `mbsweep_model_rk` (explicit solvers), on the constant layout with the exact number of
-/// unknowns as LU capacity. bench/kernel_resources compiles it for its register and stack
-/// report; the `cuda` evaluator does not load it yet.
-std::string CudaModelSource(const Layout& layout);
+/// The CUDA translation unit of one model: LayoutSource (the constants in device memory),
+/// ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
+/// GeneralizedAlphaParameters)` (generalized-alpha family), or with explicitSolver
+/// `mbsweep_model_kernel(FusedArgs, ExplicitParameters)`, on the constant layout with the exact number
+/// of unknowns as LU capacity (common/fused_kernel.h: what the kernel does around the
+/// integrator). cuda/nvrtc_model.h compiles it with NVRTC; the `cuda` evaluator runs it.
+std::string CudaModelSource(const Layout& layout, bool explicitSolver);
 
 /// A header that generated code includes: its include path ("common/types.h",
 /// "mbsweep/item_list.h") and its text.
@@ -49,5 +50,10 @@ const std::vector<EmbeddedHeader>& EmbeddedHeaders();
 std::string HashHex(const std::string& text);
 /// HashHex over every embedded header's path and text.
 std::string EmbeddedHeadersHash();
+
+/// The folder of compiled models (`cpu-jit`'s shared objects, `cuda`'s cubins):
+/// $MBSWEEP_JIT_CACHE, else $XDG_CACHE_HOME/mbsweep/jit, else ~/.cache/mbsweep/jit, else
+/// /tmp/mbsweep-jit-<uid>.
+std::string JitCacheDirectory();
 
 }  // namespace mbsweep

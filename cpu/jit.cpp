@@ -206,14 +206,6 @@ std::string JitCompiler(std::string* why) {
   return tc.cxx;
 }
 
-std::string JitCacheDirectory() {
-  std::string dir = Env("MBSWEEP_JIT_CACHE");
-  if (dir.empty() && !Env("XDG_CACHE_HOME").empty()) dir = Env("XDG_CACHE_HOME") + "/mbsweep/jit";
-  if (dir.empty() && !Env("HOME").empty()) dir = Env("HOME") + "/.cache/mbsweep/jit";
-  if (dir.empty()) dir = "/tmp/mbsweep-jit-" + std::to_string(::getuid());
-  return dir;
-}
-
 std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, std::string* why) {
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "common/codegen.h"  // JitCacheDirectory
 #include "common/layout.h"
 
 namespace mbsweep {
@@ -34,8 +35,6 @@ struct CompiledModel {
 
 /// The compiler command the JIT would use ("" if none is usable; then `why` says why).
 std::string JitCompiler(std::string* why = nullptr);
-/// The cache folder.
-std::string JitCacheDirectory();
 
 /// Generates, compiles (or finds in the cache) and loads the model of `layout`. Models loaded
 /// before in this process are returned at once. Returns null and sets `why` (one line naming the

@@ -7,11 +7,13 @@
 // are reduced on the fly in both.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <map>
 #include <cmath>
-#include <limits>
 #include <new>
 #include <vector>
 
+#include "common/fused_kernel.h"
 #include "common/integrator_parameters.h"
 #include "common/lockstep.h"
 #include "common/objectives.h"
@@ -20,6 +22,7 @@
 #include "cuda/device_buffer.h"
 #include "cuda/device_layout.h"
 #include "cuda/evaluator_cuda.h"
+#include "cuda/nvrtc_model.h"
 
 namespace mbsweep {
 
@@ -59,87 +62,15 @@ struct ExplicitRunner {
   }
 };
 
-/// Where the fused kernels write decimated signals (BatchProblem::signalRows > 0): `rows`
-/// rows of `width` Reals per system of the chunk, and the rows each system recorded.
-struct RecordedSignals {
-  Real* data = nullptr;
-  int* count = nullptr;
-  int rows = 0, stride = 1, width = 0;
-};
-
-/// What both fused kernels read and write for a chunk: theta in; objective values, statuses,
-/// counters and signals out (one row / entry per system of the chunk).
-struct FusedArgs {
-  LayoutView L;
-  const Real* theta;  ///< by columns (theta[k nSystems + i]) if thetaByColumns, else rows
-  bool thetaByColumns;
-  int nTheta, nSystems;
-  ObjectiveSet set;
-  const Real* signal;
-  const unsigned char* skip;
-  Real* values;
-  int nValues;
-  int* status;
-  SolveInfo* info;
-  RecordedSignals rec;
-};
-
-/// Start of system i's outputs: NaN values and no recorded signal rows; a skipped row (it
-/// broke a parameter rule) gets status invalid_parameter and false (nothing to run).
-__device__ bool BeginSystemOutputs(const FusedArgs& a, int i) {
-  Real* out = a.values + static_cast<size_t>(i) * a.nValues;
-  for (int k = 0; k < a.nValues; ++k) out[k] = std::numeric_limits<Real>::quiet_NaN();
-  if (a.rec.rows > 0) a.rec.count[i] = 0;
-  if (!a.skip[i]) return true;
-  a.status[i] = static_cast<int>(SolveStatus::invalid_parameter);
-  a.info[i] = SolveInfo{};
-  a.info[i].status = SolveStatus::invalid_parameter;
-  return false;
-}
-
-/// Theta row of system i: gathered from the columns into `local` (ThetaLocalBound values) if
-/// the chunk is stored by columns (consecutive threads read consecutive addresses), else the
-/// row in global memory.
-__device__ const Real* SystemTheta(const FusedArgs& a, int i, Real* local) {
-  if (!a.thetaByColumns) return a.theta + static_cast<size_t>(i) * a.nTheta;
-  for (int k = 0; k < a.nTheta; ++k) local[k] = a.theta[static_cast<size_t>(k) * a.nSystems + i];
-  return local;
-}
-
-/// The objective observer of system i with its theta row (recording its signal rows if asked).
-/// `a` must be the kernel's parameter (the observer refers to a.set).
-__device__ ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i, const Real* theta) {
-  ObjectiveObserver<> obs(a.L, theta, a.set, a.signal);
-  if (a.rec.rows > 0) {
-    obs.signalOut = a.rec.data + static_cast<size_t>(i) * a.rec.rows * a.rec.width;
-    obs.signalCapacity = a.rec.rows;
-    obs.signalStride = a.rec.stride;
-  }
-  return obs;
-}
-
-/// End of system i's run: counters, status, recorded rows, and the objective values of an ok
-/// run (the others stay NaN).
-__device__ void FinishSystemOutputs(const FusedArgs& a, int i, const SolveInfo& r, ObjectiveObserver<>& obs) {
-  a.info[i] = r;
-  a.status[i] = static_cast<int>(r.status);
-  if (a.rec.rows > 0) a.rec.count[i] = obs.signalRows;
-  if (r.status == SolveStatus::ok) obs.Finalize(a.values + static_cast<size_t>(i) * a.nValues);
-}
-
 /// One thread integrates one system of the chunk: theta in, objective values, status and
 /// counters out; theta, the state, Jacobian and LU stay in the thread's registers/local memory.
 template <int C, template <int> class Runner>
 __global__ void FusedKernel(FusedArgs a, typename Runner<C>::Params P) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= a.nSystems || !BeginSystemOutputs(a, i)) return;
-  Real thetaLocal[ThetaLocalBound(C)];
-  const Real* theta = SystemTheta(a, i, thetaLocal);
-  Real work[Runner<C>::kWork];
-  FixedLU<C> la;
-  ObjectiveObserver<> obs = MakeSystemObserver(a, i, theta);
-  const SolveInfo r = Runner<C>::Run(a.L, theta, P, work, la, obs);
-  FinishSystemOutputs(a, i, r, obs);
+  RunThreadSystem<ThetaLocalBound(C)>(a, [&a, &P](const Real* theta, ObjectiveObserver<>& obs) {
+    Real work[Runner<C>::kWork];
+    FixedLU<C> la;
+    return Runner<C>::Run(a.L, theta, P, work, la, obs);
+  });
 }
 
 /// Launch geometry of the warp-per-system kernel from one warp's shared memory (WarpSlot):
@@ -253,15 +184,21 @@ class CudaEvaluator final : public Evaluator {
     MBS_CUDA_CHECK(cudaSetDevice(o.device));
     MBS_CUDA_CHECK(cudaStreamCreate(&stream_));
     MBS_CUDA_CHECK(cudaDeviceGetAttribute(&maxSharedPerBlock_, cudaDevAttrMaxSharedMemoryPerBlockOptin, o.device));
+    int major = 0, minor = 0;
+    MBS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o.device));
+    MBS_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, o.device));
+    arch_ = "sm_" + std::to_string(10 * major + minor);
   }
   ~CudaEvaluator() override {
+    for (auto& m : libraries_) cudaLibraryUnload(m.second);
     if (stream_) cudaStreamDestroy(stream_);
   }
   std::string Name() const override {
+    const std::string base = options_.generated ? "cuda" : "cuda-interp";
     switch (options_.mapping) {
-      case KernelMapping::threadPerSystem: return "cuda-thread";
+      case KernelMapping::threadPerSystem: return base + "-thread";
       case KernelMapping::warpPerSystem: return "cuda-warp";
-      default: return "cuda";
+      default: return base;
     }
   }
 
@@ -274,8 +211,11 @@ class CudaEvaluator final : public Evaluator {
     const DeviceMemoryPlan plan = PlanDeviceMemory(p);
     const bool explicitSolver = IsExplicitSolverType(p.solver);
     const KernelMapping mapping = ChooseKernelMapping(plan.capacity, explicitSolver, options_.mapping);
-    const GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
-    const ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
+    GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
+    ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
+    const cudaKernel_t generated = mapping == KernelMapping::threadPerSystem && options_.generated
+                                     ? GeneratedKernel(*p.layout, explicitSolver)
+                                     : nullptr;
     const WarpSlot slot = MakeWarpSlot(p.layout->View());
     const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
     const size_t warpSharedBytes =
@@ -316,6 +256,11 @@ class CudaEvaluator final : public Evaluator {
         const int grid = (args.nSystems + warpPolicy.warpsPerBlock - 1) / warpPolicy.warpsPerBlock;
         WarpFusedKernel<<<grid, 32 * warpPolicy.warpsPerBlock, warpSharedBytes, stream_>>>(args, P, slot);
         MBS_CUDA_CHECK(cudaGetLastError());
+      } else if (generated) {
+        const int block = FusedPolicy(plan.capacity).blockSize;
+        void* params[] = {&args, explicitSolver ? static_cast<void*>(&E) : static_cast<void*>(&P)};
+        MBS_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(generated), dim3((args.nSystems + block - 1) / block),
+                                        dim3(block), params, 0, stream_));
       } else if (explicitSolver) {
         LaunchThreadPerSystem<ExplicitRunner>(plan.capacity, args, E);
       } else {
@@ -349,6 +294,31 @@ class CudaEvaluator final : public Evaluator {
     return std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(nSystems)));
   }
 
+  /// The kernel generated for the model (compiled by NVRTC for this device, loaded once per
+  /// evaluator with the runtime's context-independent loading), or null after a one-line notice on stderr (the interpreter's kernel runs).
+  cudaKernel_t GeneratedKernel(const Layout& layout, bool explicitSolver) {
+    std::string why;
+    const auto binary = CompileCudaModel(layout, explicitSolver, arch_, &why);
+    cudaKernel_t kernel = nullptr;
+    if (binary) {
+      auto it = libraries_.find(binary->key);
+      if (it == libraries_.end()) {
+        cudaLibrary_t library = nullptr;
+        const cudaError_t e =
+            cudaLibraryLoadData(&library, binary->cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+        if (e == cudaSuccess) it = libraries_.emplace(binary->key, library).first;
+        else why = std::string("loading the model kernel failed: ") + cudaGetErrorString(e);
+      }
+      if (it != libraries_.end() && cudaLibraryGetKernel(&kernel, it->second, "mbsweep_model_kernel") != cudaSuccess)
+        kernel = nullptr;
+    }
+    if (!kernel && !noticed_) {
+      std::fprintf(stderr, "mbsweep: %s runs the interpreter's kernel (cuda-interp): %s\n", Name().c_str(), why.c_str());
+      noticed_ = true;
+    }
+    return kernel;
+  }
+
   /// Lets the warp-per-system kernel use `warpSharedBytes` of dynamic shared memory per block;
   /// throws ValidationError if the device allows less.
   void PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot) {
@@ -380,6 +350,9 @@ class CudaEvaluator final : public Evaluator {
   CudaEvaluatorOptions options_;
   cudaStream_t stream_ = nullptr;
   int maxSharedPerBlock_ = 0;  ///< the device's opt-in shared memory per block (bytes)
+  std::string arch_;           ///< the device's architecture, "sm_90"
+  std::map<std::string, cudaLibrary_t> libraries_;  ///< generated kernels loaded, by cache key
+  bool noticed_ = false;
 };
 
 }  // namespace

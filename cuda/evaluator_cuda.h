@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/batch.h"
+#include "common/fused_kernel.h"  // ThetaLocalBound
 
 namespace mbsweep {
 
@@ -27,14 +28,6 @@ constexpr int kMaxThreadKernelCapacity = 64;
 /// Largest capacity the automatic mapping gives to the thread-per-system kernel for
 /// generalized-alpha (an 8 x 8 LU fits a thread's registers; above that a warp shares it).
 constexpr int kMaxThreadPerSystemAutomatic = 8;
-
-/// Theta values one system of the thread-per-system kernel at capacity C copies into its
-/// thread's local memory at the start (the benchmark models need 4 to 5 per unknown). The chunk's
-/// theta is then uploaded by columns (TransposeRows), so that the threads of a warp, which
-/// hold consecutive systems, read consecutive addresses; in local memory, which the hardware
-/// interleaves across threads, every later read coalesces too. A model with longer theta rows,
-/// and the warp-per-system kernel, whose lanes share one system, read the rows where they are.
-constexpr int ThetaLocalBound(int capacity) { return 8 * capacity; }
 
 /// out[k n + i] = rows[i width + k]: n rows of width values stored by columns (the system index
 /// fastest).
@@ -54,6 +47,12 @@ struct CudaEvaluatorOptions {
   /// Kernel mapping; forcing one lets tests and benchmarks run both on the same batch. The
   /// evaluator's name says which: "cuda" (automatic), "cuda-thread", "cuda-warp".
   KernelMapping mapping = KernelMapping::automatic;
+  /// Thread-per-system runs use the kernel generated for the model (CudaModelSource, compiled
+  /// by NVRTC: cuda/nvrtc_model.h); false: the interpreter's kernels ("cuda-interp",
+  /// "cuda-interp-thread"). Where the generated kernel cannot be had (NVRTC refuses the
+  /// device's architecture, the compilation or the loading fails) the interpreter's runs, after
+  /// a one-line notice on stderr.
+  bool generated = true;
 };
 
 /// The mapping the CUDA evaluator uses for a model of batch capacity `capacity`

@@ -3,14 +3,17 @@
 # the CUDA tests (and the CPU batch tests they compare against), the million-point example
 # scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu,
 # cuda-thread and cuda-warp (the fused kernel with the thread- or warp-per-system mapping
-# forced) and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON
-# summary with, per model, the warp-over-thread ratio, the cuda-over-cpu speedup and the
-# fused-cuda over cuda-cublas ratio ("cuda" = the mapping the automatic size dispatch picks
-# for the model). Libraries the machine lacks can be carried as Debian packages in .deps/
+# forced; the thread kernel generated for the model), cuda-interp-thread (the interpreter's
+# thread kernel) and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON
+# summary with, per model, the warp-over-thread ratio, the generated-over-interpreter ratio of
+# the thread kernels, the cuda-over-cpu speedup and the fused-cuda over cuda-cublas ratio
+# ("cuda" = the mapping the automatic size dispatch picks for the model). Libraries the machine lacks can be carried as Debian packages in .deps/
 # (scripts/gpu_deps.sh).
 #   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
-# Budget: well inside 10 minutes on an H200 (build ~2-4 min with all cores; tests < 1 min;
-# benchmark: 15 model/evaluator pairs, each measurement predicted above 6 s is skipped).
+# Budget: about 10 minutes on an H200 (build ~2-4 min with all cores; the generated kernels'
+# compilation, a minute or two per model on one core, side by side with the tests in 8 shards,
+# so 2-4 min; benchmark: 19 model/evaluator pairs, each measurement predicted above 6 s is
+# skipped). A cache of compiled kernels carried in as build-gpu/jit-cache saves the compilation.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR="${1:-${OUT:-gpu_check_out}}"
@@ -33,15 +36,33 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBSWEEP_ENABLE_CUDA=ON -DCMA
   >"$OUTDIR/configure.log" 2>&1 || { log "configure failed"; tail -30 "$OUTDIR/configure.log"; exit 1; }
 log "build (-j$JOBS)"
 start=$(date +%s)
-cmake --build "$BUILD" -j "$JOBS" --target test_cuda test_cpu bench_batch mbsweep >"$OUTDIR/build.log" 2>&1 \
+cmake --build "$BUILD" -j "$JOBS" --target test_cuda test_cpu bench_batch kernel_resources mbsweep >"$OUTDIR/build.log" 2>&1 \
   || { log "build failed"; tail -40 "$OUTDIR/build.log"; exit 1; }
 build_s=$(( $(date +%s) - start ))
 log "build took ${build_s}s"
 
-log "CUDA tests"
-"$BUILD/tests/cuda/test_cuda" --gtest_output="json:$OUTDIR/test_cuda.json" >"$OUTDIR/test_cuda.log" 2>&1
-cuda_rc=$?
-tail -5 "$OUTDIR/test_cuda.log" | tee -a "$OUTDIR/gpu_check.log"
+# The generated kernels compile at their first run (NVRTC, about a minute each, one core): the
+# benchmark's and the examples' models compile side by side here (kernel_resources writes them
+# to the cache), and the CUDA tests run in 8 shards at once; later runs find them in the cache.
+export MBSWEEP_JIT_CACHE="${MBSWEEP_JIT_CACHE:-$PWD/$BUILD/jit-cache}"
+log "compiling the benchmark's and the examples' kernels in the background (cache $MBSWEEP_JIT_CACHE)"
+for m in oscillator pendulum2d slidercrank chain3d studies/examples/oscillator_sobol_scan.yaml \
+         studies/examples/slidercrank_balancing.yaml; do
+  "$BUILD/bench/kernel_resources" --out "$OUTDIR/kernels" --models "$m" >>"$OUTDIR/kernels.txt" 2>&1 &
+done
+log "CUDA tests (8 shards at once)"
+start=$(date +%s)
+for k in 0 1 2 3 4 5 6 7; do
+  GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$k "$BUILD/tests/cuda/test_cuda" \
+    --gtest_output="json:$OUTDIR/test_cuda_$k.json" >"$OUTDIR/test_cuda_$k.log" 2>&1 &
+  shard[$k]=$!
+done
+cuda_rc=0
+for k in 0 1 2 3 4 5 6 7; do wait "${shard[$k]}" || cuda_rc=1; done
+log "CUDA tests took $(( $(date +%s) - start ))s, rc $cuda_rc"
+grep -h -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUTDIR"/test_cuda_*.log | tee -a "$OUTDIR/gpu_check.log"
+wait  # the kernels compiled in the background
+cat "$OUTDIR/kernels.txt" >>"$OUTDIR/gpu_check.log"
 log "CPU batch tests"
 "$BUILD/tests/cpu/test_cpu" --gtest_filter='CpuBatch*' --gtest_output="json:$OUTDIR/test_cpu_batch.json" \
   >"$OUTDIR/test_cpu_batch.log" 2>&1
@@ -58,7 +79,7 @@ timeout 120 "$BUILD/studies/mbsweep" compare studies/examples/slidercrank_balanc
 
 log "batch benchmark"
 "$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 6 \
-  --evaluators cpu,cuda-thread,cuda-warp,cuda-cublas \
+  --evaluators cpu,cuda-thread,cuda-interp-thread,cuda-warp,cuda-cublas \
   --json "$OUTDIR/bench_batch.jsonl" 2>&1 | tee "$OUTDIR/bench_batch.txt"
 
 python3 - "$OUTDIR" "$cuda_rc" "$cpu_rc" "$build_s" <<'PY'
@@ -99,10 +120,12 @@ def ratios(numerator, denominator):
     return out
 cublas_ratio = ratios("cuda", "cuda-cublas")
 warp_over_thread = ratios("cuda-warp", "cuda-thread")
+generated_over_interpreter = ratios("cuda-thread", "cuda-interp-thread")
 automatic = {r["model"]: r["automaticMapping"] for r in rows if r.get("automaticMapping", "-") != "-"}
 summary = {"cuda_tests_rc": cuda_rc, "cpu_batch_tests_rc": cpu_rc, "build_seconds": build_s,
            "best": {f"{m}/{e}": r for (m, e), r in best.items()}, "cuda_over_cpu_speedup": speedup,
            "cuda_over_cublas_ratio": cublas_ratio, "warp_over_thread_ratio": warp_over_thread,
+           "generated_over_interpreter_thread_ratio": generated_over_interpreter,
            "automatic_mapping": automatic, "rows": rows}
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=1)
 print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))

@@ -35,7 +35,8 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     c.threads = o.threads;
     return CreateCpuJitEvaluator(c);
   }
-  if (name == "cuda" || name == "cuda-thread" || name == "cuda-warp" || name == "cuda-cublas" || name == "auto") {
+  if (name == "cuda" || name == "cuda-thread" || name == "cuda-warp" || name == "cuda-interp" ||
+      name == "cuda-interp-thread" || name == "cuda-cublas" || name == "auto") {
     std::string why;
     if (!CudaAvailable(&why)) {
       if (name == "auto") return CreateEvaluator("cpu", o);
@@ -45,12 +46,13 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
     CudaEvaluatorOptions c;
     c.device = o.device;
     c.maxChunkSystems = o.maxChunkSystems;
-    if (name == "cuda-thread") c.mapping = KernelMapping::threadPerSystem;
+    if (name == "cuda-thread" || name == "cuda-interp-thread") c.mapping = KernelMapping::threadPerSystem;
+    c.generated = name.rfind("cuda-interp", 0) != 0;
     if (name == "cuda-warp") c.mapping = KernelMapping::warpPerSystem;
     return name == "cuda-cublas" ? CreateCublasEvaluator(c) : CreateCudaEvaluator(c);
 #endif
   }
-  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cpu-jit, cuda, cuda-thread, cuda-warp, cuda-cublas, auto)");
+  throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cpu-jit, cuda, cuda-thread, cuda-warp, cuda-interp, cuda-interp-thread, cuda-cublas, auto)");
 }
 
 }  // namespace mbsweep

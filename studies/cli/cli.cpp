@@ -72,10 +72,12 @@ void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
   c->add_flag("--quiet,-q", o.quiet, "no progress bar and no summary on stdout");
   if (!batch) return;
   c->add_option("--backend,-b", o.backend,
-                "evaluator: cpu, cpu-jit (code compiled for the model), cuda, cuda-thread / cuda-warp (cuda with "
-                "the thread- or warp-per-system kernel forced), cuda-cublas (the cuBLAS batched-factorization baseline, generalized-alpha only) or auto "
-                "(cuda if a GPU is usable, else cpu)")
-      ->check(CLI::IsMember({"cpu", "cpu-jit", "cuda", "cuda-thread", "cuda-warp", "cuda-cublas", "auto"}));
+                "evaluator: cpu, cpu-jit (code compiled for the model), cuda (thread-per-system runs on a kernel "
+                "compiled for the model), cuda-thread / cuda-warp (cuda with the thread- or warp-per-system kernel "
+                "forced), cuda-interp / cuda-interp-thread (the interpreter's kernels), cuda-cublas (the cuBLAS "
+                "batched-factorization baseline, generalized-alpha only) or auto (cuda if a GPU is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cpu-jit", "cuda", "cuda-thread", "cuda-warp", "cuda-interp", "cuda-interp-thread",
+                             "cuda-cublas", "auto"}));
   c->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
 }
 

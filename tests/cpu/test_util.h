@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/models.h"
 #include "common/batch.h"
 #include "common/creators.h"
 #include "common/model.h"
@@ -128,6 +129,162 @@ inline BatchProblem ChainBatch(const BatchFixture& f, int systems, int steps) {
   s.timeIntegration.numberOfSteps = steps;
   s.solutionSettings.sensorsWritePeriod = 0;
   return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, PendulumBatchObjectives(f));
+}
+
+/// The largest |value| of sensor 0's `component`, sampled every samplePeriod (0: every step).
+inline CompiledObjectives MaxAbsOfSensor0(const Layout& layout, const std::vector<Real>& theta0, int component = 0,
+                                          Real samplePeriod = 0) {
+  ObjectiveSetDescription d;
+  ObjectiveDescription o;
+  o.kind = "MaxAbs";
+  o.sensor = 0;
+  o.component = component;
+  d.objectives = {o};
+  d.samplePeriod = samplePeriod;
+  return BuildObjectives(d, layout, theta0);
+}
+
+/// The benchmark's index-2 slider-crank (bench::BuildSliderCrank, compiled; needs
+/// bench/models.cpp in the test program).
+inline BatchFixture SliderCrankFixture() {
+  BatchFixture f;
+  f.model = bench::BuildSliderCrank();
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+  f.sensor = 0;
+  return f;
+}
+
+/// A batch of the slider-crank (trapezoidal rule, modified Newton, 500 steps over 1 s): the crank
+/// and rod centres of mass varied over 8 systems as in bench_batch; the objective the largest
+/// |y| of sensor 0 sampled every 0.01 s.
+inline BatchProblem SliderCrankBatch(const BatchFixture& f) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"s1", "s2"});
+  map.Define("crankNode.referenceCoordinates[0]", "s1");
+  map.Define("crankLeft.localPosition[0]", "-s1");
+  map.Define("crankRight.localPosition[0]", "0.1-s1");
+  map.Define("rodNode.referenceCoordinates[0]", "0.1+s2");
+  map.Define("rodLeft.localPosition[0]", "-s2");
+  map.Define("rodRight.localPosition[0]", "0.3-s2");
+  std::vector<Real> params;
+  for (int i = 0; i < 8; ++i) params.insert(params.end(), {-0.08 + 0.02 * i, 0.25 - 0.07 * i});
+  SimulationSettings s;
+  s.timeIntegration.endTime = 1;
+  s.timeIntegration.numberOfSteps = 500;
+  s.timeIntegration.newton.useModifiedNewton = true;
+  s.timeIntegration.newton.absoluteTolerance = 1e-8;
+  s.solutionSettings.sensorsWritePeriod = 0.01;
+  return MakeBatch(f.layout, map, params, DynamicSolverType::TrapezoidalIndex2, s,
+                   MaxAbsOfSensor0(f.layout, f.theta0, 1, 0.01));
+}
+
+/// The displacement of node 0 as sensor 0 (no file): what MaxAbsOfSensor0 reads.
+inline void AddDisplacementSensor(Model& m) {
+  SensorNode sensor;
+  sensor.nodeNumber = NodeIndex(0);
+  sensor.outputVariableType = OutputVariableType::Displacement;
+  sensor.writeToFile = false;
+  m.AddSensor(sensor);
+}
+
+/// Eleven expressions in one model (loads, a constraint offset, spring forces): the oscillator
+/// with the force A sin(w t) + (t >= 0.25 ? B : 0), a decaying push (loadUserFunction) and a
+/// rotating force (loadVectorUserFunction), coupled by a hardening spring, a strut (a SpringDamper
+/// whose damping grows with time) and a mount (a CartesianSpringDamper stiffening with speed) to a
+/// base in prescribed motion.
+inline BatchFixture ExpressionFixture() {
+  BatchFixture f;
+  Model& m = f.model;
+  m = bench::BuildOscillator();
+  LoadCoordinate force = std::get<LoadCoordinate>(m.Loads()[0]);
+  force.name = "push";
+  force.load = 1;
+  force.timeFunction = TimeFunction::Expression("A*sin(w*t) + (t >= 0.25 ? B : 0)", {{"A", 80}, {"w", 20}, {"B", 0}});
+  m.AddLoad(force);
+  NodePoint base;
+  base.referenceCoordinates = {0, 0, 0};
+  const NodeIndex nb = m.AddNode(base);
+  ObjectMassPoint baseMass;
+  baseMass.mass = 0.5;
+  baseMass.nodeNumber = nb;
+  m.AddObject(baseMass);
+  MarkerNodeCoordinate ground, baseX;
+  ground.nodeNumber = NodeIndex(1);
+  baseX.nodeNumber = nb;
+  ObjectConnectorCoordinate motion;
+  motion.markerNumbers = {m.AddMarker(ground), m.AddMarker(baseX)};
+  motion.offset = 0.01;
+  motion.offsetTimeFunction = TimeFunction::Expression("sin(2*_pi*f*t)^2", {{"f", 3}});
+  m.AddObject(motion);
+  ObjectConnectorCoordinateSpringDamper coupling;  // a hardening spring between base and mass
+  coupling.name = "coupling";
+  coupling.markerNumbers = {motion.markerNumbers[1], MarkerIndex(1)};
+  coupling.stiffness = 300;
+  coupling.damping = 2;
+  coupling.springForceUserFunction = {"k*u + c*u^3 + d*v*abs(v)", {{"c", 1e5}}};
+  m.AddObject(coupling);
+  LoadCoordinate kick = force;
+  kick.name = "kick";
+  kick.timeFunction = {};
+  kick.load = 40;
+  kick.loadUserFunction = {"load*exp(-t/tau)", {{"tau", 0.1}}};
+  m.AddLoad(kick);
+  MarkerBodyPosition onMass;
+  onMass.bodyNumber = ObjectIndex(0);
+  LoadForceVector rotating;
+  rotating.name = "rotating";
+  rotating.markerNumber = m.AddMarker(onMass);
+  rotating.loadVector = {0, 0, 3};
+  rotating.loadVectorUserFunction = {"F*cos(W*t), F*sin(W*t), loadVector[2]", {{"F", 20}, {"W", 30}}};
+  m.AddLoad(rotating);
+  MarkerNodePosition basePoint, massPoint;
+  basePoint.nodeNumber = nb;
+  massPoint.nodeNumber = NodeIndex(0);
+  ObjectConnectorSpringDamper strut;
+  strut.name = "strut";
+  strut.markerNumbers = {m.AddMarker(basePoint), m.AddMarker(massPoint)};
+  strut.referenceLength = 0.4;
+  strut.stiffness = 200;
+  strut.damping = 3;
+  strut.springForceUserFunction = {"stiffness*deltaL + damping*deltaL_t*(1 + g*t)", {{"g", 1}}};
+  m.AddObject(strut);
+  ObjectConnectorCartesianSpringDamper mount;
+  mount.name = "mount";
+  mount.markerNumbers = strut.markerNumbers;
+  mount.stiffness = {100, 0, 0};
+  mount.offset = {0.5, 0, 0};
+  mount.springForceUserFunction = {"stiffness[0]*displacement[0]*(1 + h*velocity[0]^2), 0, 0", {{"h", 0}}};
+  m.AddObject(mount);
+  AddDisplacementSensor(m);
+  f.layout = m.Compile();
+  f.theta0 = m.Theta0();
+  f.sensor = 0;
+  return f;
+}
+
+/// A batch of ExpressionFixture for `type`: w, B, the motion's frequency, the spring's cubic
+/// stiffness, the rotation's speed, the push's time constant, the strut's damping growth and the
+/// mount's stiffening over 8 systems, 200 steps over 0.5 s, the largest |x| of node 0.
+inline BatchProblem ExpressionBatch(const BatchFixture& f, DynamicSolverType type) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"w", "B", "f", "c", "W", "tau", "g", "h"});
+  map.Bind("push.timeFunction.w", "w");
+  map.Bind("push.timeFunction.B", "B");
+  map.Bind("object3.offsetTimeFunction.f", "f");
+  map.Bind("coupling.springForceUserFunction.c", "c");
+  map.Bind("rotating.loadVectorUserFunction.W", "W");
+  map.Bind("kick.loadUserFunction.tau", "tau");
+  map.Bind("strut.springForceUserFunction.g", "g");
+  map.Bind("mount.springForceUserFunction.h", "h");
+  std::vector<Real> params;
+  for (int i = 0; i < 8; ++i)
+    params.insert(params.end(), {5.0 + 9 * i, -30.0 + 10 * i, 1.0 + 0.5 * i, 1e4 * i, 10.0 + 7 * i, 0.02 + 0.03 * i,
+                                 2.0 * i, 0.5 * i});
+  SimulationSettings s;
+  s.timeIntegration.endTime = 0.5;
+  s.timeIntegration.numberOfSteps = 200;
+  return MakeBatch(f.layout, map, params, type, s, MaxAbsOfSensor0(f.layout, f.theta0));
 }
 
 /// Slope of log(err) over log(h) by least squares.
