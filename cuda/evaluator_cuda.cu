@@ -4,12 +4,14 @@
 // or explicit RK with a fixed-capacity LU in local memory) for the smallest models, and one
 // warp per system (generalized-alpha: lane 0 runs the integrator's phases, the warp
 // factorizes and solves the iteration matrix in shared memory) for the others. Objectives
-// are reduced on the fly in both.
+// are reduced on the fly in both. The thread-per-system kernel is, unless the evaluator is
+// cuda-interp, the one generated for the model (compiled by NVRTC, loaded at run time); the
+// interpreter's template kernels below remain its fallback.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
-#include <cmath>
 #include <new>
 #include <vector>
 

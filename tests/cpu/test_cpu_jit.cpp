@@ -58,7 +58,6 @@ void ExpectCompiledEqualsInterpreter(const BatchProblem& p) {
   ExpectSameResults(interpreted, compiled);
 }
 
-using test::AddDisplacementSensor;
 using test::MaxAbsOfSensor0;
 
 // The generated constants describe the layout field by field (what the compiled code folds).
@@ -119,20 +118,8 @@ TEST(CpuJit, ExpressionLoadAndOffset) {
 // An explicit solver (the compiled LU holds the nODE2 x nODE2 mass matrix): the benchmark's
 // oscillator with RK44 over 8 stiffnesses.
 TEST(CpuJit, OscillatorWithRK44) {
-  Model m = bench::BuildOscillator();
-  AddDisplacementSensor(m);
-  const Layout layout = m.Compile();
-  const std::vector<Real> theta0 = m.Theta0();
-  ParameterMap map(layout, theta0);
-  map.SetParameters({"k"});
-  map.Bind("spring.stiffness", "k");
-  std::vector<Real> params;
-  for (int i = 0; i < 8; ++i) params.push_back(2000 + 500 * i);
-  SimulationSettings s;
-  s.timeIntegration.endTime = 1;
-  s.timeIntegration.numberOfSteps = 1000;
-  const BatchProblem p = MakeBatch(layout, map, params, DynamicSolverType::RK44, s, MaxAbsOfSensor0(layout, theta0));
-  ExpectCompiledEqualsInterpreter(p);
+  const test::BatchFixture f = test::OscillatorFixture();
+  ExpectCompiledEqualsInterpreter(test::OscillatorRK44Batch(f, 8));
 }
 
 // A rigid body on a revolute joint, held by a torsional spring given as springTorqueUserFunction

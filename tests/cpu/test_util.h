@@ -188,6 +188,31 @@ inline void AddDisplacementSensor(Model& m) {
   m.AddSensor(sensor);
 }
 
+/// The benchmark's oscillator (bench::BuildOscillator) with node 0's displacement as sensor 0.
+inline BatchFixture OscillatorFixture() {
+  BatchFixture f;
+  f.model = bench::BuildOscillator();
+  AddDisplacementSensor(f.model);
+  f.layout = f.model.Compile();
+  f.theta0 = f.model.Theta0();
+  f.sensor = 0;
+  return f;
+}
+
+/// An explicit batch of OscillatorFixture (the LU holds the nODE2 x nODE2 mass matrix): RK44,
+/// 1000 steps over 1 s, the stiffness 2000 + 500 i for system i, the largest |x| of node 0.
+inline BatchProblem OscillatorRK44Batch(const BatchFixture& f, int systems) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"k"});
+  map.Bind("spring.stiffness", "k");
+  std::vector<Real> params;
+  for (int i = 0; i < systems; ++i) params.push_back(2000 + 500 * i);
+  SimulationSettings s;
+  s.timeIntegration.endTime = 1;
+  s.timeIntegration.numberOfSteps = 1000;
+  return MakeBatch(f.layout, map, params, DynamicSolverType::RK44, s, MaxAbsOfSensor0(f.layout, f.theta0));
+}
+
 /// Eleven expressions in one model (loads, a constraint offset, spring forces): the oscillator
 /// with the force A sin(w t) + (t >= 0.25 ? B : 0), a decaying push (loadUserFunction) and a
 /// rotating force (loadVectorUserFunction), coupled by a hardening spring, a strut (a SpringDamper

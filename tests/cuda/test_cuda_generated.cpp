@@ -26,9 +26,8 @@ constexpr double kRelative = 1e-13;  ///< the issue's bound: generated code equa
 // ptxas's report of the kernel, the cubin in the cache folder, and the same binary for the same
 // structure again (the process's cache).
 TEST(NvrtcModel, CompilesFromEmbeddedHeadersAndCaches) {
-  Model m = bench::BuildOscillator();
-  test::AddDisplacementSensor(m);
-  const Layout layout = m.Compile();
+  const test::BatchFixture f = test::OscillatorFixture();
+  const Layout& layout = f.layout;
   std::string why;
   const auto binary = CompileCudaModel(layout, true, "sm_90", &why);
   ASSERT_TRUE(binary) << why;
@@ -117,20 +116,8 @@ TEST(CudaGenerated, ElevenExpressions) {
 
 TEST(CudaGenerated, OscillatorWithRK44) {
   REQUIRE_CUDA();
-  Model m = bench::BuildOscillator();
-  test::AddDisplacementSensor(m);
-  const Layout layout = m.Compile();
-  const std::vector<Real> theta0 = m.Theta0();
-  ParameterMap map(layout, theta0);
-  map.SetParameters({"k"});
-  map.Bind("spring.stiffness", "k");
-  std::vector<Real> params;
-  for (int i = 0; i < 256; ++i) params.push_back(100 + 10 * i);
-  SimulationSettings s;
-  s.timeIntegration.endTime = 1;
-  s.timeIntegration.numberOfSteps = 1000;
-  ExpectGeneratedEqualsInterpreter(
-      MakeBatch(layout, map, params, DynamicSolverType::RK44, s, test::MaxAbsOfSensor0(layout, theta0)));
+  const test::BatchFixture f = test::OscillatorFixture();
+  ExpectGeneratedEqualsInterpreter(test::OscillatorRK44Batch(f, 256));
 }
 
 }  // namespace
