@@ -77,21 +77,7 @@ TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
 // the failing systems fail the same way.
 TEST(CpuJit, PendulumGridWithFailures) {
   const test::BatchFixture f = test::PendulumBatchFixture();
-  ParameterMap map(f.layout, f.theta0);
-  map.SetParameters({"m", "k"});
-  map.Bind("bob.mass", "m");
-  map.Bind("spring.stiffness", "k");
-  std::vector<Real> params;
-  for (int i = 0; i < 24; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + 37.0 * i});
-  params[2] = -1;
-  params[7] = 1e12;
-  SimulationSettings s;
-  s.timeIntegration.endTime = 0.5;
-  s.timeIntegration.numberOfSteps = 100;
-  s.timeIntegration.newton.maxIterations = 8;
-  const BatchProblem p =
-      MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, test::PendulumBatchObjectives(f));
-  ExpectCompiledEqualsInterpreter(p);
+  ExpectCompiledEqualsInterpreter(test::PendulumGridWithFailures(f, 24));
 }
 
 TEST(CpuJit, EulerParameterChain3D) {

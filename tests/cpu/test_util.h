@@ -116,6 +116,25 @@ inline BatchFixture ChainBatchFixture(int bodies) {
   return f;
 }
 
+/// A generalized-alpha grid of the pendulum (PendulumBatchFixture) over the bob's mass and the
+/// spring's stiffness, `systems` systems, with an invalid row (system 1: negative mass) and a
+/// Newton failure (system 3: stiffness 1e12 with at most 8 iterations); 100 steps over 0.5 s.
+inline BatchProblem PendulumGridWithFailures(const BatchFixture& f, int systems) {
+  ParameterMap map(f.layout, f.theta0);
+  map.SetParameters({"m", "k"});
+  map.Bind("bob.mass", "m");
+  map.Bind("spring.stiffness", "k");
+  std::vector<Real> params;
+  for (int i = 0; i < systems; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + 37.0 * i});
+  params[2] = -1;
+  params[7] = 1e12;
+  SimulationSettings s;
+  s.timeIntegration.endTime = 0.5;
+  s.timeIntegration.numberOfSteps = 100;
+  s.timeIntegration.newton.maxIterations = 8;
+  return MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, PendulumBatchObjectives(f));
+}
+
 /// A generalized-alpha batch of the chain (ChainBatchFixture): link 0's mass varied over
 /// `systems` values from 0.5, `steps` steps over 0.2 s, the pendulum batch's objectives.
 inline BatchProblem ChainBatch(const BatchFixture& f, int systems, int steps) {

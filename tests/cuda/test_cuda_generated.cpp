@@ -80,20 +80,7 @@ void ExpectGeneratedEqualsInterpreter(const BatchProblem& p) {
 TEST(CudaGenerated, PendulumGridWithFailures) {
   REQUIRE_CUDA();
   const test::BatchFixture f = test::PendulumBatchFixture();
-  ParameterMap map(f.layout, f.theta0);
-  map.SetParameters({"m", "k"});
-  map.Bind("bob.mass", "m");
-  map.Bind("spring.stiffness", "k");
-  std::vector<Real> params;
-  for (int i = 0; i < 300; ++i) params.insert(params.end(), {0.5 + 0.01 * i, 10.0 + 37.0 * i});
-  params[2] = -1;     // invalid_parameter
-  params[7] = 1e12;   // Newton failure
-  SimulationSettings s;
-  s.timeIntegration.endTime = 0.5;
-  s.timeIntegration.numberOfSteps = 100;
-  s.timeIntegration.newton.maxIterations = 8;
-  ExpectGeneratedEqualsInterpreter(
-      MakeBatch(f.layout, map, params, DynamicSolverType::GeneralizedAlpha, s, test::PendulumBatchObjectives(f)));
+  ExpectGeneratedEqualsInterpreter(test::PendulumGridWithFailures(f, 300));
 }
 
 TEST(CudaGenerated, EulerParameterChain3D) {
