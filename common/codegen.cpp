@@ -114,28 +114,18 @@ std::string CudaModelSource(const Layout& layout, bool explicitSolver) {
     << "namespace mbsweep_model {\n"
     << "// theta read into local memory when the evaluator uploads it by columns (the interpreter's rule)\n"
     << "constexpr int kThetaLocal = " << thetaLocal << ";\n}  // namespace mbsweep_model\n\n";
-  if (explicitSolver)
-    o << R"(extern "C" __global__ void mbsweep_model_kernel(mbsweep::FusedArgs a, mbsweep::ExplicitParameters P) {
-  using namespace mbsweep;
-  using namespace mbsweep_model;
-  RunThreadSystem<kThetaLocal>(a, [&P](const Real* theta, ObjectiveObserver<>& obs) {
-    Real work[ExplicitWorkBound(kExplicitUnknowns)];
-    FixedLU<kCapacityRK, Real, true> la;
-    return RunExplicitSystem<kCapacityRK, ObjectiveObserver<>, true>(kLayout, theta, P, work, la, obs);
-  });
-}
-)";
-  else
-    o << R"(extern "C" __global__ void mbsweep_model_kernel(mbsweep::FusedArgs a, mbsweep::GeneralizedAlphaParameters P) {
-  using namespace mbsweep;
-  using namespace mbsweep_model;
-  RunThreadSystem<kThetaLocal>(a, [&P](const Real* theta, ObjectiveObserver<>& obs) {
-    Real work[GeneralizedAlphaWorkBound(kCapacity)];
-    FixedLU<kCapacity, Real, true> la;
-    return RunGeneralizedAlphaSystem<kCapacity, ObjectiveObserver<>, true>(kLayout, theta, P, work, la, obs);
-  });
-}
-)";
+  // the integrator family's parameters, workspace, LU capacity and runner
+  const char* params = explicitSolver ? "ExplicitParameters" : "GeneralizedAlphaParameters";
+  const char* work = explicitSolver ? "ExplicitWorkBound(kExplicitUnknowns)" : "GeneralizedAlphaWorkBound(kCapacity)";
+  const char* capacity = explicitSolver ? "kCapacityRK" : "kCapacity";
+  const char* run = explicitSolver ? "RunExplicitSystem" : "RunGeneralizedAlphaSystem";
+  o << "extern \"C\" __global__ void mbsweep_model_kernel(mbsweep::FusedArgs a, mbsweep::" << params << " P) {\n"
+    << "  using namespace mbsweep;\n  using namespace mbsweep_model;\n"
+    << "  RunThreadSystem<kThetaLocal>(a, [&P](const Real* theta, ObjectiveObserver<>& obs) {\n"
+    << "    Real work[" << work << "];\n"
+    << "    FixedLU<" << capacity << ", Real, true> la;\n"
+    << "    return " << run << "<" << capacity << ", ObjectiveObserver<>, true>(kLayout, theta, P, work, la, obs);\n"
+    << "  });\n}\n";
   return o.str();
 }
 
