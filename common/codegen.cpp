@@ -24,6 +24,15 @@ void WriteRecords(std::ostringstream& o, const char* name, const std::vector<Ite
   o << "\n};\n";
 }
 
+/// The bit set of the kinds of `items` (kinds.h: ModelHasKind), as a C++ literal.
+std::string KindBits(const std::vector<ItemRec>& items) {
+  unsigned long long bits = 0;
+  for (const ItemRec& r : items) bits |= 1ull << r.kind;
+  std::ostringstream o;
+  o << "0x" << std::hex << bits << "ull";
+  return o.str();
+}
+
 const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) {
   return items.empty() ? "nullptr" : name;
 }
@@ -33,7 +42,12 @@ const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) {
 std::string LayoutSource(const Layout& layout) {
   const LayoutView v = layout.View();
   std::ostringstream o;
-  o << "#include \"common/layout.h\"\n\n"
+  o << "// the kinds of the model's items, before any header: the dispatches leave out the others (common/kinds.h)\n"
+    << "#define MBSWEEP_MODEL_NODE_KINDS " << KindBits(layout.nodes) << "\n"
+    << "#define MBSWEEP_MODEL_OBJECT_KINDS " << KindBits(layout.objects) << "\n"
+    << "#define MBSWEEP_MODEL_MARKER_KINDS " << KindBits(layout.markers) << "\n"
+    << "#define MBSWEEP_MODEL_SENSOR_KINDS " << KindBits(layout.sensors) << "\n"
+    << "#include \"common/layout.h\"\n\n"
        "// host code: constants; device code (nvcc): constants in device memory, folded where read\n"
        "#if defined(__CUDACC__)\n#define MBS_MODEL_CONSTANT __device__ constexpr\n#else\n"
        "#define MBS_MODEL_CONSTANT constexpr\n#endif\n\n"

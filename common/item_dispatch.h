@@ -45,15 +45,19 @@ template <class T> struct ParamsOf<T, std::void_t<typename T::Params>> {
 template <class T> MBS_HD_INLINE decltype(auto) ItemParams(const Real* p) { return detail::ParamsOf<T>::At(p); }
 
 /// Calls Hook::Call<Item>(args...) for the item of kind k and returns its result; false for a
-/// kind outside the item list. Hook::Call returns false where the item has no such hook.
+/// kind outside the item list or the model's kinds (ModelHasKind). Hook::Call returns false
+/// where the item has no such hook.
 template <class Hook, class... Args> MBS_HD_FORCEINLINE bool DispatchObject(ObjectKind k, Args&&... args) {
   switch (k) {
-#define MBS_DISPATCH_CASE(Type, Kind) \
-  case ObjectKind::Kind: return Hook::template Call<Type>(args...);
+#define MBS_DISPATCH_CASE(Type, Kind)                                                      \
+  case ObjectKind::Kind:                                                                   \
+    if constexpr (ModelHasKind(ObjectKind::Kind)) return Hook::template Call<Type>(args...); \
+    break;
     MBS_OBJECT_ITEMS(MBS_DISPATCH_CASE)
 #undef MBS_DISPATCH_CASE
-    default: return false;
+    default: break;
   }
+  return false;
 }
 
 /// As DispatchObject, but over only the items T with Selected<T>::value, as an if-chain in item
@@ -62,7 +66,7 @@ template <class Hook, class... Args> MBS_HD_FORCEINLINE bool DispatchObject(Obje
 template <template <class...> class Selected, class Hook, class... Args>
 MBS_HD_FORCEINLINE bool DispatchSelected(ObjectKind k, Args&&... args) {
 #define MBS_SELECTED_CASE(Type, Kind)                                     \
-  if constexpr (Selected<Type>::value) {                                  \
+  if constexpr (Selected<Type>::value && ModelHasKind(ObjectKind::Kind)) { \
     if (k == ObjectKind::Kind) return Hook::template Call<Type>(args...); \
   }
   MBS_OBJECT_ITEMS(MBS_SELECTED_CASE)
@@ -320,9 +324,12 @@ MBS_HD_NOINLINE void MarkerKinematics(const LayoutView& L, const Real* theta, co
   switch (static_cast<MarkerKind>(L.marker[marker].kind)) {
     case MarkerKind::BodyPosition:
     case MarkerKind::BodyRigid:
-      BodyKinematics(L, theta, q, v, r.target, LoadVec3(theta + L.marker[marker].theta), K);
+      if constexpr (ModelHasKind(MarkerKind::BodyPosition) || ModelHasKind(MarkerKind::BodyRigid))
+        BodyKinematics(L, theta, q, v, r.target, LoadVec3(theta + L.marker[marker].theta), K);
       return;
-    case MarkerKind::BodyMass: BodyKinematics(L, theta, q, v, r.target, MakeVec3(0, 0, 0), K); return;
+    case MarkerKind::BodyMass:
+      if constexpr (ModelHasKind(MarkerKind::BodyMass)) BodyKinematics(L, theta, q, v, r.target, MakeVec3(0, 0, 0), K);
+      return;
     default: NodeKinematics(L, theta, q, v, r.target, K); return;
   }
 }

@@ -4,6 +4,7 @@
 /// list (one item per file in common/items/, in file-name order).
 #pragma once
 
+#include "common/hostdevice.h"
 #include "mbsweep/item_list.h"
 
 namespace mbsweep {
@@ -24,6 +25,39 @@ enum class LoadKind : int { MBS_LOAD_ITEMS(MBS_KIND_ENUMERATOR) Count };
 
 /// Sensor kinds, one per file common/items/Sensor*.h.
 enum class SensorKind : int { MBS_SENSOR_ITEMS(MBS_KIND_ENUMERATOR) Count };
+
+/// The kinds of one model. Code generated for one model (common/codegen.h) defines
+/// MBSWEEP_MODEL_{NODE,OBJECT,MARKER,SENSOR}_KINDS, bit sets of the kinds its layout holds
+/// (bit k: kind k); ModelHasKind is then false for the kinds it lacks, and the dispatches over
+/// the items leave those items' code out: no item of the model can reach it. Without them (the
+/// interpreter) every kind may occur.
+namespace detail {
+template <class Enum> struct ModelKinds {
+  static constexpr unsigned long long bits = ~0ull;
+};
+#define MBS_MODEL_KINDS(Enum, BITS)                  \
+  static_assert(static_cast<int>(Enum::Count) <= 64); \
+  template <> struct ModelKinds<Enum> {              \
+    static constexpr unsigned long long bits = BITS; \
+  };
+#ifdef MBSWEEP_MODEL_NODE_KINDS
+MBS_MODEL_KINDS(NodeKind, MBSWEEP_MODEL_NODE_KINDS)
+#endif
+#ifdef MBSWEEP_MODEL_OBJECT_KINDS
+MBS_MODEL_KINDS(ObjectKind, MBSWEEP_MODEL_OBJECT_KINDS)
+#endif
+#ifdef MBSWEEP_MODEL_MARKER_KINDS
+MBS_MODEL_KINDS(MarkerKind, MBSWEEP_MODEL_MARKER_KINDS)
+#endif
+#ifdef MBSWEEP_MODEL_SENSOR_KINDS
+MBS_MODEL_KINDS(SensorKind, MBSWEEP_MODEL_SENSOR_KINDS)
+#endif
+#undef MBS_MODEL_KINDS
+}  // namespace detail
+/// False if kind k cannot occur in the model the code is compiled for (see above).
+template <class Enum> MBS_HD_INLINE constexpr bool ModelHasKind(Enum k) {
+  return (detail::ModelKinds<Enum>::bits >> static_cast<int>(k)) & 1ull;
+}
 
 #define MBS_KIND_NAME(Type, Kind) #Kind,
 #define MBS_TYPE_NAME(Type, Kind) #Type,

@@ -126,7 +126,8 @@ MBS_HD_INLINE void NodeKinematics(const LayoutView& L, const Real* theta, const 
       K.pos = MakeVec3(ref[0] + qn[0], ref[1] + qn[1], ref[2] + qn[2]);
       K.vel = MakeVec3(vn[0], vn[1], vn[2]);
       K.Jpos[0][0] = K.Jpos[1][1] = K.Jpos[2][2] = 1;
-      RigidNodeRotationKinematics(L, theta, q, v, node, K);
+      if constexpr (ModelHasKind(NodeKind::RigidBodyEP) || ModelHasKind(NodeKind::RigidBodyRxyz))
+        RigidNodeRotationKinematics(L, theta, q, v, node, K);
       break;
     default:  // nodes without position (Node1D, generic nodes)
       K.pos = MakeVec3(0, 0, 0);

@@ -403,17 +403,29 @@ MBS_HD_NOINLINE int SensorOutput(const LayoutView& L, const Real* theta, const S
   const SensorRecord r = GetSensorRecord(L, sensor);
   const OVT ovt = static_cast<OVT>(r.outputVariableType);
   switch (static_cast<SensorKind>(L.sensor[sensor].kind)) {
-    case SensorKind::Node: return detail::NodeSensorOutput(L, theta, s, r, ovt, out, cap);
-    case SensorKind::Body: return detail::BodySensorOutput(L, theta, s, sensor, r, ovt, out, cap);
-    case SensorKind::Object: return detail::ObjectSensorOutput(L, theta, s, r, ovt, out, cap);
-    case SensorKind::Marker: return detail::MarkerSensorOutput(L, theta, s, r, ovt, out, cap);
-    case SensorKind::Load: {
-      Real tmp[3];
-      const int n = LoadValue(L, theta, s.q, s.v, r.target, s.t, tmp);
-      return detail::PutRange(tmp, n, out, cap);
-    }
-    default: return 0;
+    case SensorKind::Node:
+      if constexpr (ModelHasKind(SensorKind::Node)) return detail::NodeSensorOutput(L, theta, s, r, ovt, out, cap);
+      break;
+    case SensorKind::Body:
+      if constexpr (ModelHasKind(SensorKind::Body))
+        return detail::BodySensorOutput(L, theta, s, sensor, r, ovt, out, cap);
+      break;
+    case SensorKind::Object:
+      if constexpr (ModelHasKind(SensorKind::Object)) return detail::ObjectSensorOutput(L, theta, s, r, ovt, out, cap);
+      break;
+    case SensorKind::Marker:
+      if constexpr (ModelHasKind(SensorKind::Marker)) return detail::MarkerSensorOutput(L, theta, s, r, ovt, out, cap);
+      break;
+    case SensorKind::Load:
+      if constexpr (ModelHasKind(SensorKind::Load)) {
+        Real tmp[3];
+        const int n = LoadValue(L, theta, s.q, s.v, r.target, s.t, tmp);
+        return detail::PutRange(tmp, n, out, cap);
+      }
+      break;
+    default: break;
   }
+  return 0;
 }
 
 /// A sensor decoded once for repeated evaluation (ObjectiveObserver samples its sensors at

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -71,6 +72,26 @@ TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
   EXPECT_NE(s.find("constexpr int kUnknowns = " + std::to_string(v.nODE2 + v.nODE1 + v.nAE) + ";"), std::string::npos);
   EXPECT_FALSE(EmbeddedHeaders().empty());
   EXPECT_EQ(EmbeddedHeadersHash().size(), 16u);
+}
+
+// The generated code names the model's item kinds before any header includes common/kinds.h,
+// which then drops the other items from the dispatches (ModelHasKind): the pendulum's four
+// object kinds and its one sensor kind, no others.
+TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
+  const test::BatchFixture f = test::PendulumBatchFixture();
+  const std::string s = LayoutSource(f.layout);
+  auto hex = [](unsigned long long bits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llxull\n", bits);
+    return std::string(text);
+  };
+  auto bit = [](auto kind) { return 1ull << static_cast<int>(kind); };
+  const unsigned long long objects = bit(ObjectKind::Ground) | bit(ObjectKind::MassPoint) |
+                                     bit(ObjectKind::ConnectorDistance) | bit(ObjectKind::ConnectorSpringDamper);
+  EXPECT_NE(s.find("#define MBSWEEP_MODEL_OBJECT_KINDS " + hex(objects)), std::string::npos) << s;
+  EXPECT_NE(s.find("#define MBSWEEP_MODEL_SENSOR_KINDS " + hex(bit(SensorKind::Node))), std::string::npos) << s;
+  EXPECT_LT(s.find("#define MBSWEEP_MODEL_NODE_KINDS"), s.find("#include"));
+  EXPECT_LT(s.find("#define MBSWEEP_MODEL_MARKER_KINDS"), s.find("#include"));
 }
 
 // A pendulum grid with invalid rows (negative mass) and absurd stiffnesses (Newton failures):
