@@ -129,8 +129,19 @@ bool WriteHeaders(const std::string& dir, std::string* why) {
   return fs::exists(dir + "/.complete", ec);
 }
 
+/// The instruction-set extensions of this machine's processor (the "flags" line of /proc/cpuinfo,
+/// "Features" on ARM): what -march=native compiles for. Part of the cache key, so that a cache
+/// shared by machines with different processors (a home folder on a cluster) never hands one
+/// a model built for instructions it lacks.
+std::string NativeTarget() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0) return line;
+  return "";
+}
+
 struct Toolchain {
-  std::string cxx, version, why;
+  std::string cxx, version, target, why;
   std::vector<std::string> flags;
 };
 
@@ -158,6 +169,7 @@ const Toolchain& GetToolchain() {
     fs::create_directories(JitCacheDirectory(), ec);
     t.version = CompilerVersion(t.cxx, JitCacheDirectory());
     t.flags = CompilerFlags(t.version);
+    t.target = NativeTarget();
     return t;
   }();
   return tc;
@@ -173,7 +185,7 @@ Loaded& LoadedModels() {
 }
 
 std::string SourceKey(const std::string& source, const Toolchain& tc) {
-  std::string all = source + '\0' + EmbeddedHeadersHash() + '\0' + tc.cxx + '\0' + tc.version;
+  std::string all = source + '\0' + EmbeddedHeadersHash() + '\0' + tc.cxx + '\0' + tc.version + '\0' + tc.target;
   for (const std::string& f : tc.flags) all += '\0' + f;
   return HashHex(all);
 }

@@ -5,10 +5,12 @@
 /// The compiler: $MBSWEEP_JIT_CXX if set (empty or "none": no compilation), else the compiler
 /// that built this program if it is still there, else `c++` on PATH. Flags: -std=c++17 -O3
 /// -march=native -ffp-contract=off (no contraction into fused multiply-adds: the compiled code
-/// rounds as the interpreter does; with GCC also -fwhole-program), then the words of $MBSWEEP_JIT_FLAGS. The cache: $MBSWEEP_JIT_CACHE, else
-/// $XDG_CACHE_HOME/mbsweep/jit, else ~/.cache/mbsweep/jit; one shared object per hash of the
-/// generated source, the embedded headers, the compiler and its flags, written under a temporary
-/// name and renamed, so that concurrent processes share it safely.
+/// rounds as the interpreter does; with GCC also -fwhole-program), then the words of
+/// $MBSWEEP_JIT_FLAGS. The cache: $MBSWEEP_JIT_CACHE, else $XDG_CACHE_HOME/mbsweep/jit, else
+/// ~/.cache/mbsweep/jit; one shared object per hash of the generated source, the embedded
+/// headers, the compiler and its flags and the processor's instruction-set extensions (machines
+/// that share the cache load only code they can run), written under a temporary name and
+/// renamed, so that concurrent processes share it safely.
 #pragma once
 
 #include <memory>
