@@ -86,7 +86,7 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
     return std::string(text);
   };
   auto bit = [](auto kind) { return 1ull << static_cast<int>(kind); };
-  const unsigned long long objects = bit(ObjectKind::Ground) | bit(ObjectKind::MassPoint) |
+  const unsigned long long objects = bit(ObjectKind::Ground) | bit(ObjectKind::MassPoint2D) |
                                      bit(ObjectKind::ConnectorDistance) | bit(ObjectKind::ConnectorSpringDamper);
   EXPECT_NE(s.find("#define MBSWEEP_MODEL_OBJECT_KINDS " + hex(objects)), std::string::npos) << s;
   EXPECT_NE(s.find("#define MBSWEEP_MODEL_SENSOR_KINDS " + hex(bit(SensorKind::Node))), std::string::npos) << s;
