@@ -151,6 +151,32 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
 /// device). Defined in cuda/ (or, without it, in studies/evaluators.cpp).
 int CudaDeviceCount();
 
+/// A model compiled ahead of its runs (CompileAhead): the `cpu-jit` shared object or one GPU
+/// architecture's `cuda` kernel, in the cache of compiled models (common/codegen.h:
+/// JitCacheDirectory) where the evaluators find it.
+struct AheadOfTimeModel {
+  std::string target;   ///< "cpu-jit", or "cuda sm_90"
+  std::string path;     ///< the cached file ("" if it failed)
+  std::string error;    ///< why it failed ("" if it did not)
+  std::string details;  ///< for a kernel: its registers, stack and spills, and which evaluators run it
+  bool cacheHit = false;
+  double seconds = 0;
+};
+
+/// Compiles the code generated for `layout`: the `cpu-jit` shared object (with the system's C++
+/// compiler) and, for the integrator family of `solver`, the thread-per-system kernel for each
+/// GPU architecture in `archs` ("sm_90", with NVRTC: no GPU needed), or finds them in the cache.
+/// A later run on `cpu-jit` or `cuda` then starts at once, on a GPU node of a cluster too when
+/// the cache folder is shared. Throws ValidationError, before compiling anything, for an
+/// architecture NVRTC does not compile for and for any architecture in a build without CUDA.
+/// Defined in studies/evaluators.cpp (mbsweep::backends).
+std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver,
+                                           const std::vector<std::string>& archs);
+
+/// The architecture of CUDA device `device` ("sm_90"); "" without the CUDA backend or such a
+/// device. Defined in cuda/ (or, without it, in studies/evaluators.cpp).
+std::string CudaDeviceArchitecture(int device);
+
 /// True if this build has the CUDA backend and a device is usable (why: the reason if not).
 /// Defined in studies/evaluators.cpp (mbsweep::backends).
 bool CudaAvailable(std::string* why = nullptr);

@@ -186,10 +186,7 @@ class CudaEvaluator final : public Evaluator {
     MBS_CUDA_CHECK(cudaSetDevice(o.device));
     MBS_CUDA_CHECK(cudaStreamCreate(&stream_));
     MBS_CUDA_CHECK(cudaDeviceGetAttribute(&maxSharedPerBlock_, cudaDevAttrMaxSharedMemoryPerBlockOptin, o.device));
-    int major = 0, minor = 0;
-    MBS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o.device));
-    MBS_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, o.device));
-    arch_ = "sm_" + std::to_string(10 * major + minor);
+    arch_ = CudaDeviceArchitecture(o.device);
   }
   ~CudaEvaluator() override {
     for (auto& m : libraries_) cudaLibraryUnload(m.second);

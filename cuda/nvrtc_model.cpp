@@ -1,6 +1,7 @@
 // Compiling generated model kernels with NVRTC (cuda/nvrtc_model.h).
 #include "cuda/nvrtc_model.h"
 
+#include <cuda_runtime_api.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -10,8 +11,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <sstream>
 
+#include "common/batch.h"
 #include "common/codegen.h"
 
 namespace mbsweep {
@@ -79,6 +82,28 @@ bool Compile(const std::string& source, const std::vector<std::string>& options,
   return ok;
 }
 
+/// ptxas's figures for the kernel in NVRTC's messages (-Xptxas=-v): its "Function properties"
+/// line (stack frame, spills) and its "Used N registers" line.
+void ParseKernelResources(CudaModelBinary& m) {
+  const std::regex props(R"(Function properties for (\w+))"),
+      frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)"),
+      used(R"(Used (\d+) registers)");
+  std::istringstream in(m.log);
+  std::string propsOf;
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, props)) {
+      propsOf = match[1].str();
+    } else if (propsOf == "mbsweep_model_kernel" && std::regex_search(line, match, frame)) {
+      m.stackBytes = std::stoi(match[1].str());
+      m.spillStores = std::stoi(match[2].str());
+      m.spillLoads = std::stoi(match[3].str());
+    } else if (propsOf == "mbsweep_model_kernel" && std::regex_search(line, match, used)) {
+      m.registers = std::stoi(match[1].str());
+    }
+  }
+}
+
 struct Loaded {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const CudaModelBinary>> models;
@@ -104,6 +129,16 @@ std::vector<std::string> NvrtcArchitectures() {
   nvrtcGetSupportedArchs(archs.data());
   for (int a : archs) names.push_back("sm_" + std::to_string(a));
   return names;
+}
+
+std::string CudaDeviceArchitecture(int device) {
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    cudaGetLastError();  // clear the error
+    return "";
+  }
+  return "sm_" + std::to_string(10 * major + minor);
 }
 
 std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bool explicitSolver,
@@ -154,6 +189,8 @@ std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bo
     std::ofstream(base + tmp + ".cubin", std::ios::binary) << model->cubin;
     fs::rename(base + tmp + ".cubin", base + ".cubin", ec);  // if it fails, the next process compiles again
   }
+  model->path = base + ".cubin";
+  ParseKernelResources(*model);
   model->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   loaded.models[key] = model;
   return model;

@@ -24,9 +24,13 @@ struct CudaModelBinary {
   std::string cubin;
   std::string key;            ///< the cache key (16 hexadecimal digits)
   std::string arch;           ///< "sm_90"
+  std::string path;           ///< the cubin in the disk cache
   std::string log;            ///< NVRTC's messages, with ptxas's resource report of the kernel
   bool cacheHit = false;      ///< the cubin was in the disk cache
   double seconds = 0;         ///< generation and compilation, or generation and reading on a cache hit
+  /// ptxas's report of the kernel (from `log`; -1 where it has none): registers per thread,
+  /// stack frame bytes per thread, spill store and load bytes.
+  int registers = -1, stackBytes = -1, spillStores = -1, spillLoads = -1;
 };
 
 /// NVRTC's version, "13.0".

@@ -3,16 +3,24 @@
 // mbsweep::cpu and, when built, mbsweep::cuda; the backends know only common/).
 #include "common/batch.h"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "common/explicit_rk.h"
 #include "common/rules.h"
+#include "common/system_runner.h"
 #include "cpu/evaluator_cpu.h"
+#include "cpu/jit.h"
 #ifdef MBSWEEP_HAVE_CUDA
 #include "cuda/evaluator_cuda.h"
+#include "cuda/nvrtc_model.h"
 #endif
 
 namespace mbsweep {
 
 #ifndef MBSWEEP_HAVE_CUDA
 int CudaDeviceCount() { return 0; }
+std::string CudaDeviceArchitecture(int) { return ""; }
 #endif
 
 bool CudaAvailable(std::string* why) {
@@ -53,6 +61,64 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
 #endif
   }
   throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cpu-jit, cuda, cuda-thread, cuda-warp, cuda-interp, cuda-interp-thread, cuda-cublas, auto)");
+}
+
+std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver,
+                                           const std::vector<std::string>& archs) {
+#ifdef MBSWEEP_HAVE_CUDA
+  const std::vector<std::string> valid = NvrtcArchitectures();
+  for (const std::string& arch : archs)
+    if (std::find(valid.begin(), valid.end(), arch) == valid.end()) {
+      std::string list;
+      for (const std::string& a : valid) list += (list.empty() ? "" : ", ") + a;
+      throw ValidationError("--arch " + arch + ": NVRTC " + NvrtcVersion() + " does not compile for it (valid: " + list +
+                            ")");
+    }
+#else
+  if (!archs.empty())
+    throw ValidationError("--arch " + archs.front() + ": this build has no CUDA backend (configured without a CUDA compiler)");
+#endif
+  std::vector<AheadOfTimeModel> out;
+  AheadOfTimeModel cpu;
+  cpu.target = "cpu-jit";
+  if (const auto m = CompileModel(layout, &cpu.error)) {
+    cpu.error.clear();
+    cpu.path = m->library;
+    cpu.cacheHit = m->cacheHit;
+    cpu.seconds = m->cacheHit ? m->loadSeconds : m->compileSeconds;
+  }
+  out.push_back(cpu);
+#ifdef MBSWEEP_HAVE_CUDA
+  const bool explicitSolver = IsExplicitSolverType(solver);
+  const LayoutView v = layout.View();
+  const int unknowns = v.nODE2 + v.nODE1 + v.nAE;
+  std::string runs;  // which evaluators run the kernel (ChooseKernelMapping)
+  try {
+    runs = ChooseKernelMapping(BatchCapacityFor(unknowns), explicitSolver) == KernelMapping::threadPerSystem
+               ? "cuda and cuda-thread run it"
+               : "cuda-thread runs it (cuda maps a system of " + std::to_string(unknowns) + " unknowns to a warp)";
+  } catch (const ValidationError& e) {
+    runs = std::string("no evaluator runs it: ") + e.what();
+  }
+  for (const std::string& arch : archs) {
+    AheadOfTimeModel k;
+    k.target = "cuda " + arch;
+    if (const auto b = CompileCudaModel(layout, explicitSolver, arch, &k.error)) {
+      k.error.clear();
+      k.path = b->path;
+      k.cacheHit = b->cacheHit;
+      k.seconds = b->seconds;
+      char text[160];
+      std::snprintf(text, sizeof text, "%d registers, %d B stack, %d B spill stores per thread; ", b->registers,
+                    b->stackBytes, b->spillStores);
+      k.details = text + runs;
+    }
+    out.push_back(k);
+  }
+#else
+  (void)solver;
+#endif
+  return out;
 }
 
 }  // namespace mbsweep

@@ -140,6 +140,15 @@ int RunCli(const std::vector<std::string>& args) {
       "describe", "the item types, or one item's fields (kind, rule, default, earlier name) and sensor outputs");
   describe->add_option("item", o.item, "item type, full or short name (MassPoint)");
 
+  CLI::App* compile = app.add_subcommand(
+      "compile", "compile the code generated for the study's model into the cache (cpu-jit, and cuda for each --arch) before runs");
+  compile->add_option("study", o.study, "model and study file (YAML)")->required()->check(CLI::ExistingFile);
+  compile->add_option("--set", o.sets, "override a parameter's nominal value: --set name=value (repeatable)")
+      ->allow_extra_args(false);
+  compile->add_option("--arch", o.archs,
+                      "GPU architecture of the cuda kernel, sm_90 (repeatable; default: this machine's GPU, if any)")
+      ->allow_extra_args(false);
+
   // under an MPI launcher every rank parses the same command line; rank 0 speaks for all
   Ranks* world = nullptr;
   try {
@@ -158,7 +167,7 @@ int RunCli(const std::vector<std::string>& args) {
     return app.exit(e) == 0 ? 0 : 1;  // --help/--version: 0; any usage error: 1
   }
   // sweep, optimize, sensitivity and identify spread their batches over the ranks (the other
-  // ranks serve rank 0 inside the command); simulate, compare, plot and describe run on rank 0 alone
+  // ranks serve rank 0 inside the command); simulate, compare, plot, describe and compile run on rank 0 alone
   const bool distributed = sweep->parsed() || optimize->parsed() || sensitivity->parsed() || identify->parsed();
   if (!ranks.IsRoot() && !distributed) return 0;
 
@@ -173,6 +182,7 @@ int RunCli(const std::vector<std::string>& args) {
     if (compare->parsed()) code = RunCompare(o);
     if (plot->parsed()) code = RunPlot(o);
     if (describe->parsed()) code = RunDescribe(o);
+    if (compile->parsed()) code = RunCompile(o);
   } catch (const StudyFileError& e) {
     code = 2, what = e.what();
   } catch (const ValidationError& e) {

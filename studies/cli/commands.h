@@ -2,9 +2,10 @@
 /// The subcommands of the mbsweep command line (cli.h). Each reads a study file, runs, writes
 /// its outputs into the output folder (results files, CSV, summary.json) and returns the exit
 /// code; input errors throw (StudyFileError, ValidationError), run-time failures throw
-/// std::runtime_error / SolverError. One file per subcommand in studies/cli/ (simulate.cpp,
-/// sweep.cpp, optimize.cpp, sensitivity.cpp, identify.cpp, compare.cpp, plot.cpp, describe.cpp); what they
-/// share is in session.h.
+/// std::runtime_error / SolverError (compile fills the cache of compiled models instead of an
+/// output folder). One file per subcommand in studies/cli/ (simulate.cpp, sweep.cpp,
+/// optimize.cpp, sensitivity.cpp, identify.cpp, compare.cpp, plot.cpp, describe.cpp,
+/// compile.cpp); what they share is in session.h.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +35,7 @@ struct Options {
   bool plotLogY = false;             ///< plot: log value axes (else automatic: plot.py)
   std::uint64_t plotScatterLimit = 20000;  ///< plot: more points give a density plot
   std::string item;                  ///< describe: item type ("" = all)
+  std::vector<std::string> archs;    ///< compile: GPU architectures ("" = this machine's GPU, if any)
 };
 
 int RunSimulate(const Options& o);
@@ -44,5 +46,6 @@ int RunIdentify(const Options& o);
 int RunCompare(const Options& o);
 int RunPlot(const Options& o);
 int RunDescribe(const Options& o);
+int RunCompile(const Options& o);
 
 }  // namespace mbsweep::cli

@@ -75,6 +75,33 @@ inline CliRun CliWithFileSizeLimit(std::vector<std::string> args, rlim_t maxFile
   return r;
 }
 
+inline std::string ReadText(const std::string& path);
+
+/// `mbsweep <args>` in a child process, stdout and stderr captured: what the run loads (compiled
+/// models) stays out of this process, so a second child starts as fresh as the first.
+inline CliRun CliInChild(std::vector<std::string> args) {
+  args.insert(args.begin(), "mbsweep");
+  const std::string base = ::testing::TempDir() + "/mbsweep_child_" + std::to_string(::getpid());
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (!std::freopen((base + ".out").c_str(), "w", stdout) || !std::freopen((base + ".err").c_str(), "w", stderr))
+      ::_exit(120);
+    const int code = cli::RunCli(args);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CliRun r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = ReadText(base + ".out");
+  r.err = ReadText(base + ".err");
+  return r;
+}
+
 inline nlohmann::json ReadJson(const std::string& path) {
   std::ifstream f(path);
   EXPECT_TRUE(f.good()) << path;

@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cpu/jit.h"
 #include "studies/cli/cli.h"
 #include "studies/cli/progress.h"
 #include "studies/results_file.h"
@@ -23,6 +25,7 @@ namespace mbsweep {
 namespace {
 
 using test::Cli;
+using test::CliInChild;
 using test::CliRun;
 using test::Example;
 using test::OutDir;
@@ -647,6 +650,53 @@ TEST(Cli, DescribeItemsFromTheirDefinitions) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, "error: describe: 'MasPoint' is not an item type; did you mean 'MassPoint'? (mbsweep describe "
                      "lists them)\n");
+}
+
+// mbsweep compile: the study's model compiled into the cache of compiled models before any run;
+// the next process finds it there. An architecture NVRTC does not compile for is refused before
+// anything compiles; a known one gives the kernel with ptxas's figures (the oscillator's kernel
+// does not spill: bench/kernel_resources).
+TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
+  const std::string cache = OutDir("compile_cache"), study = Example("oscillator_variation.yaml");
+  ::setenv("MBSWEEP_JIT_CACHE", cache.c_str(), 1);
+  const CliRun first = CliInChild({"compile", study}), second = CliInChild({"compile", study});
+  const std::string head = "model of " + study + ": 3 unknowns, GeneralizedAlpha; cache " + cache + "\n";
+  EXPECT_EQ(first.out.rfind(head, 0), 0u) << first.out;
+  EXPECT_EQ(second.out.rfind(head, 0), 0u) << second.out;
+  std::string why;
+  if (JitCompiler(&why).empty()) {
+    EXPECT_EQ(first.code, 3);
+    EXPECT_NE(first.out.find("cpu-jit      failed: "), std::string::npos) << first.out;
+  } else {
+    const std::regex line("cpu-jit      (compiled|found in the cache) in [0-9.e+-]+ s: (" + cache + "/model-[0-9a-f]{16}\\.so)\n");
+    std::smatch a, b;
+    ASSERT_EQ(first.code, 0) << first.err << first.out;
+    ASSERT_EQ(second.code, 0) << second.err << second.out;
+    ASSERT_TRUE(std::regex_search(first.out, a, line)) << first.out;
+    ASSERT_TRUE(std::regex_search(second.out, b, line)) << second.out;
+    EXPECT_EQ(a[1].str(), "compiled");
+    EXPECT_EQ(b[1].str(), "found in the cache");
+    EXPECT_EQ(a[2].str(), b[2].str());
+    EXPECT_TRUE(std::filesystem::is_regular_file(a[2].str()));
+  }
+
+  const CliRun bad = Cli({"compile", study, "--arch", "sm_1"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "");
+  const bool cuda = bad.err.find("error: --arch sm_1: NVRTC ") == 0;
+  if (cuda) {
+    EXPECT_NE(bad.err.find(" does not compile for it (valid: "), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("sm_90"), std::string::npos) << bad.err;
+    const CliRun kernel = Cli({"compile", study, "--arch", "sm_90"});
+    EXPECT_EQ(kernel.code, 0) << kernel.err << kernel.out;
+    EXPECT_TRUE(std::regex_search(kernel.out, std::regex("\ncuda sm_90   (compiled|found in the cache) in [0-9.e+-]+ s: " +
+                                                          cache + "/cuda-[0-9a-f]{16}\\.cubin\n {13}[0-9]+ registers, "
+                                                          "[0-9]+ B stack, 0 B spill stores per thread; cuda and "
+                                                          "cuda-thread run it\n")))
+        << kernel.out;
+  } else {
+    EXPECT_EQ(bad.err, "error: --arch sm_1: this build has no CUDA backend (configured without a CUDA compiler)\n");
+  }
 }
 
 }  // namespace
