@@ -9,6 +9,7 @@
 
 #include "common/expression_compiler.h"
 #include "common/fused_kernel.h"
+#include "common/objectives_host.h"
 #include "common/system_runner.h"
 
 namespace mbsweep {
@@ -41,12 +42,21 @@ const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) {
 
 std::string LayoutSource(const Layout& layout) {
   const LayoutView v = layout.View();
+  // the most values one sensor has (their number follows from the structure, as for the
+  // objectives' checks), at least 1 and at most the interpreter's bound
+  int sensorValues = 1;
+  for (int size : SensorOutputSizes(layout, std::vector<Real>(static_cast<size_t>(layout.ThetaSize()), 0.)))
+    sensorValues = std::max(sensorValues, size);
+  sensorValues = std::min(sensorValues, kMaxSensorValues);
   std::ostringstream o;
-  o << "// the kinds of the model's items, before any header: the dispatches leave out the others (common/kinds.h)\n"
+  o << "// before any header: the kinds of the model's items (the dispatches leave out the others: common/kinds.h)\n"
+       "// and the most values one of its sensors has (the size of the sensor buffers: common/outputs.h)\n"
     << "#define MBSWEEP_MODEL_NODE_KINDS " << KindBits(layout.nodes) << "\n"
     << "#define MBSWEEP_MODEL_OBJECT_KINDS " << KindBits(layout.objects) << "\n"
     << "#define MBSWEEP_MODEL_MARKER_KINDS " << KindBits(layout.markers) << "\n"
+    << "#define MBSWEEP_MODEL_LOAD_KINDS " << KindBits(layout.loads) << "\n"
     << "#define MBSWEEP_MODEL_SENSOR_KINDS " << KindBits(layout.sensors) << "\n"
+    << "#define MBSWEEP_MODEL_SENSOR_VALUES " << sensorValues << "\n"
     << "#include \"common/layout.h\"\n\n"
        "// host code: constants; device code (nvcc): constants in device memory, folded where read\n"
        "#if defined(__CUDACC__)\n#define MBS_MODEL_CONSTANT __device__ constexpr\n#else\n"
@@ -133,7 +143,10 @@ std::string CudaModelSource(const Layout& layout, bool explicitSolver) {
   const char* work = explicitSolver ? "ExplicitWorkBound(kExplicitUnknowns)" : "GeneralizedAlphaWorkBound(kCapacity)";
   const char* capacity = explicitSolver ? "kCapacityRK" : "kCapacity";
   const char* run = explicitSolver ? "RunExplicitSystem" : "RunGeneralizedAlphaSystem";
-  o << "extern \"C\" __global__ void mbsweep_model_kernel(mbsweep::FusedArgs a, mbsweep::" << params << " P) {\n"
+  // __grid_constant__: the observer and the integrator refer to the arguments where they lie,
+  // instead of a copy in each thread's local memory
+  o << "extern \"C\" __global__ void mbsweep_model_kernel(const __grid_constant__ mbsweep::FusedArgs a,\n"
+    << "                                                 const __grid_constant__ mbsweep::" << params << " P) {\n"
     << "  using namespace mbsweep;\n  using namespace mbsweep_model;\n"
     << "  RunThreadSystem<kThetaLocal>(a, [&P](const Real* theta, ObjectiveObserver<>& obs) {\n"
     << "    Real work[" << work << "];\n"

@@ -74,17 +74,27 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
   for (int j = 0; j < nRot; ++j) e.Cq[3 + j] = 2 * rot[j];
 }
 
+/// The layout's nodes with an algebraic equation and its constraint objects; 0 in code
+/// generated for a model without Euler-parameter nodes (the only nodes with one) or without
+/// constraint objects (ModelHasKind), so that the loops over them are left out.
+MBS_HD_INLINE int ConstraintNodeCount(const LayoutView& L) {
+  return ModelHasKind(NodeKind::RigidBodyEP) ? L.nConstraintNodes : 0;
+}
+MBS_HD_INLINE int ConstraintObjectCount(const LayoutView& L) {
+  return ModelHasCategory(ObjectCategory::Constraint) ? L.nConstraintObjects : 0;
+}
+
 /// Adds the reaction forces -C_q^T lambda of all (active) constraints to the ODE2 vector f.
 MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                             const Real* v, const Real* lambda, Real* f) {
   ConstraintEval e;
-  for (int k = 0; k < L.nConstraintNodes; ++k) {
+  for (int k = 0; k < ConstraintNodeCount(L); ++k) {
     const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, false, e);
     for (int j = 0; j < e.nLocal; ++j) f[nr.ode2Begin + j] -= e.Cq[j] * lambda[nr.aeBegin];
   }
-  for (int k = 0; k < L.nConstraintObjects; ++k) {
+  for (int k = 0; k < ConstraintObjectCount(L); ++k) {
     const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, false, e);
@@ -125,9 +135,9 @@ MBS_SCALAR_LOOPS_BEGIN
 MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real* theta, Real t, const Real* q,
                                                  const Real* v, const Real* lambda, bool index2, Real* f, Real* c) {
   AngleCache angles;  // the planar joints' rotation angles
-  for (int k = 0; k < L.nConstraintNodes; ++k)
+  for (int k = 0; k < ConstraintNodeCount(L); ++k)
     detail::NodeConstraintResidual(L, theta, q, v, lambda, index2, ConstraintNode(L, k), f, c);
-  for (int k = 0; k < L.nConstraintObjects; ++k) {
+  for (int k = 0; k < ConstraintObjectCount(L); ++k) {
     const int i = ConstraintObject(L, k);
     if (ConstraintResidual(L, theta, t, q, v, index2, i, lambda, angles, f, c)) continue;
     detail::GeneralConstraintResidual(L, theta, t, q, v, lambda, index2, i, f, c);
@@ -139,13 +149,13 @@ MBS_SCALAR_LOOPS_END
 MBS_HD_NOINLINE void ComputeAE(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                const Real* lambda, bool index2, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
-  for (int k = 0; k < L.nConstraintNodes; ++k) {
+  for (int k = 0; k < ConstraintNodeCount(L); ++k) {
     const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
     c[nr.aeBegin] = e.C[0];
   }
-  for (int k = 0; k < L.nConstraintObjects; ++k) {
+  for (int k = 0; k < ConstraintObjectCount(L); ++k) {
     const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);
@@ -163,7 +173,7 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
                               Real gammaPrime, Real factorCqT, Real factorLambda, SinkCq& sCq, SinkCqT& sCqT,
                               SinkLambda& sLambda) {
   ConstraintEval e;
-  for (int k = 0; k < L.nConstraintNodes; ++k) {
+  for (int k = 0; k < ConstraintNodeCount(L); ++k) {
     const int i = ConstraintNode(L, k);
     const NodeRecord nr = GetNodeRecord(L, i);
     NodeConstraintLocal(L, theta, q, v, i, index2, e);
@@ -175,7 +185,7 @@ MBS_HD void ComputeAEJacobian(const LayoutView& L, const Real* theta, Real t, co
       sCqT.add(nr.ode2Begin + j, nr.aeBegin, factorCqT * c);
     }
   }
-  for (int k = 0; k < L.nConstraintObjects; ++k) {
+  for (int k = 0; k < ConstraintObjectCount(L); ++k) {
     const int i = ConstraintObject(L, k);
     const ObjectRecord o = GetObjectRecord(L, i);
     ConstraintLocal(L, theta, t, q, v, i, index2, e);

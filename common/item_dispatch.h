@@ -31,6 +31,17 @@ constexpr int ObjectItemCount(ObjectCategory c) {
   return n;
 }
 
+/// False if the model the code is compiled for holds no object of category c (ModelHasKind);
+/// always true in the interpreter. Code used by one category only (a connector's state and
+/// kinematics) is left out under `if constexpr` where the model cannot reach it.
+constexpr bool ModelHasCategory(ObjectCategory c) {
+  bool any = false;
+#define MBS_MODEL_CATEGORY_CASE(Type, Kind) any = any || (ModelHasKind(ObjectKind::Kind) && Type::category == c);
+  MBS_OBJECT_ITEMS(MBS_MODEL_CATEGORY_CASE)
+#undef MBS_MODEL_CATEGORY_CASE
+  return any;
+}
+
 namespace detail {
 template <class T, class = void> struct ParamsOf {
   MBS_HD_INLINE static const Real* At(const Real* p) { return p; }
@@ -203,6 +214,15 @@ template <class T> constexpr bool IsMassLoadItem() {
 }
 template <class T> struct MassLoadItem : std::bool_constant<IsMassLoadItem<T>()> {};
 template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
+/// As ModelHasCategory: false if the model the code is compiled for holds no object item T
+/// with Selected<T>::value.
+template <template <class...> class Selected> constexpr bool ModelHasObject() {
+  bool any = false;
+#define MBS_MODEL_OBJECT_CASE(Type, Kind) any = any || (ModelHasKind(ObjectKind::Kind) && Selected<Type>::value);
+  MBS_OBJECT_ITEMS(MBS_MODEL_OBJECT_CASE)
+#undef MBS_MODEL_OBJECT_CASE
+  return any;
+}
 /// Hook: a compile-time selection of items (Selected<T>::value) as a per-kind test.
 template <template <class...> class Selected> struct ItemTraitHook {
   template <class T> MBS_HD_FORCEINLINE static bool Call() { return Selected<T>::value; }

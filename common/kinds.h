@@ -27,7 +27,7 @@ enum class LoadKind : int { MBS_LOAD_ITEMS(MBS_KIND_ENUMERATOR) Count };
 enum class SensorKind : int { MBS_SENSOR_ITEMS(MBS_KIND_ENUMERATOR) Count };
 
 /// The kinds of one model. Code generated for one model (common/codegen.h) defines
-/// MBSWEEP_MODEL_{NODE,OBJECT,MARKER,SENSOR}_KINDS, bit sets of the kinds its layout holds
+/// MBSWEEP_MODEL_{NODE,OBJECT,MARKER,LOAD,SENSOR}_KINDS, bit sets of the kinds its layout holds
 /// (bit k: kind k); ModelHasKind is then false for the kinds it lacks, and the dispatches over
 /// the items leave those items' code out: no item of the model can reach it. Without them (the
 /// interpreter) every kind may occur.
@@ -48,6 +48,9 @@ MBS_MODEL_KINDS(ObjectKind, MBSWEEP_MODEL_OBJECT_KINDS)
 #endif
 #ifdef MBSWEEP_MODEL_MARKER_KINDS
 MBS_MODEL_KINDS(MarkerKind, MBSWEEP_MODEL_MARKER_KINDS)
+#endif
+#ifdef MBSWEEP_MODEL_LOAD_KINDS
+MBS_MODEL_KINDS(LoadKind, MBSWEEP_MODEL_LOAD_KINDS)
 #endif
 #ifdef MBSWEEP_MODEL_SENSOR_KINDS
 MBS_MODEL_KINDS(SensorKind, MBSWEEP_MODEL_SENSOR_KINDS)

@@ -47,8 +47,14 @@ struct WriteSchedule {
   }
 };
 
-/// Largest number of values of one sensor handled by fixed-size buffers.
+/// Largest number of values of one sensor handled by fixed-size buffers; in code generated for
+/// one model, the most values one of its sensors has (MBSWEEP_MODEL_SENSOR_VALUES), so that
+/// the objectives' sensor buffer takes no more local memory than the model needs.
+#ifdef MBSWEEP_MODEL_SENSOR_VALUES
+constexpr int kMaxSensorValues = MBSWEEP_MODEL_SENSOR_VALUES;
+#else
 constexpr int kMaxSensorValues = 64;
+#endif
 
 namespace detail {
 MBS_HD_INLINE int PutVec(const Vec3& v, Real* out, int cap) {
@@ -315,7 +321,8 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     if (cap > 0) out[0] = val;
     return 1;
   }
-  if (IsRigidConnector(ok)) {
+  // (the ModelHasCategory tests leave out, in generated code, the categories the model lacks)
+  if (ModelHasCategory(ObjectCategory::RigidConnector) && IsRigidConnector(ok)) {
     RigidConnectorState c;
     EvalRigidConnector(L, theta, s.t, s.q, s.v, r.target, c);
     if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
@@ -338,14 +345,13 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     if (cap > 0) out[0] = val;
     return 1;
   }
-  if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
-      ok == ObjectKind::JointGeneric) {
-    return JointSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
+  if (ModelHasCategory(ObjectCategory::Constraint)) {
+    if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
+        ok == ObjectKind::JointGeneric)
+      return JointSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
+    if (IsConstraint(ok)) return ConstraintSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
   }
-  if (IsConstraint(ok)) {
-    return ConstraintSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
-  }
-  if (IsPositionConnector(ok)) {
+  if (ModelHasCategory(ObjectCategory::PositionConnector) && IsPositionConnector(ok)) {
     ConnectorState c;
     EvalPositionConnector(L, theta, s.t, s.q, s.v, r.target, c);
     switch (ovt) {

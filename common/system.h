@@ -82,14 +82,18 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, Rea
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsPositionConnector(kind)) {
-    ConnectorState s;
-    EvalPositionConnector(L, theta, t, q, v, obj, s);
-    AddPositionForce(s.k0, s.force, fLoc, 0);
-    AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
+    if constexpr (ModelHasCategory(ObjectCategory::PositionConnector)) {
+      ConnectorState s;
+      EvalPositionConnector(L, theta, t, q, v, obj, s);
+      AddPositionForce(s.k0, s.force, fLoc, 0);
+      AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
+    }
   } else if (IsRigidConnector(kind)) {
-    RigidConnectorState s;
-    EvalRigidConnector(L, theta, t, q, v, obj, s);
-    if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
+    if constexpr (ModelHasCategory(ObjectCategory::RigidConnector)) {
+      RigidConnectorState s;
+      EvalRigidConnector(L, theta, t, q, v, obj, s);
+      if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
+    }
   }
 }
 
@@ -102,24 +106,31 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, Real
   else ConnectorLocalRHS(L, theta, t, q, v, obj, fLoc);
 }
 
+/// False if the model the code is compiled for (ModelHasKind) has no object kind with a local
+/// right-hand side: the code that computes one is left out.
+constexpr bool ModelHasLocalRHS() {
+  return ModelHasObject<VaryingMassItem>() || ModelHasCategory(ObjectCategory::PositionConnector) ||
+         ModelHasCategory(ObjectCategory::RigidConnector);
+}
+
 /// Object kinds whose right-hand side ObjectLocalRHS computes (coordinate spring-dampers and
 /// generic objects are added to the global vector directly).
 MBS_HD_INLINE bool HasLocalRHSKind(ObjectKind k) {
-  return CoordinateDependentMass(k) || IsPositionConnector(k) || IsRigidConnector(k);
+  return ModelHasLocalRHS() && (CoordinateDependentMass(k) || IsPositionConnector(k) || IsRigidConnector(k));
 }
 
 /// True if object obj has a local right-hand side that is not always zero: a body has velocity
 /// terms only while its mass matrix depends on the coordinates (a planar rigid body's only with
 /// its centre of mass off the node; skipping it saves the call).
 MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
-  if (CoordinateDependentMass(k)) return !VaryingBodyMassIsConstant(L, theta, obj);
+  if (ModelHasObject<VaryingMassItem>() && CoordinateDependentMass(k)) return !VaryingBodyMassIsConstant(L, theta, obj);
   return HasLocalRHSKind(k);
 }
 
 /// HasLocalRHS for a LocalObject entry e of the force list, whose kind BuildForceList already
 /// checked with HasLocalRHSKind: only a body's (e[2] = 1) ConstantMass test remains.
 MBS_HD_INLINE bool LocalEntryHasRHS(const LayoutView& L, const Real* theta, const int* e) {
-  return e[2] == 0 || !VaryingBodyMassIsConstant(L, theta, e[1]);
+  return ModelHasLocalRHS() && (e[2] == 0 || !VaryingBodyMassIsConstant(L, theta, e[1]));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -180,6 +191,14 @@ MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, in
                                                             theta + L.object[obj].theta, mass, n);
 }
 
+/// False if the model the code is compiled for has LoadCoordinate loads only, or none
+/// (ModelHasKind): LoadLocal is then never called, and left out.
+constexpr bool ModelHasLocalLoads() {
+  for (int k = 0; k < static_cast<int>(LoadKind::Count); ++k)
+    if (k != static_cast<int>(LoadKind::Coordinate) && ModelHasKind(static_cast<LoadKind>(k))) return true;
+  return false;
+}
+
 /// Generalized forces of one force, torque or mass-proportional load on the coordinates of
 /// its marker's node: writes loc[0..n) for global ODE2 indices first..first+n-1 (n = 0: no
 /// contribution). A LoadCoordinate is added by ComputeODE2RHS directly and has no Jacobian.
@@ -226,7 +245,7 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
     BodyMassEntries constant;
     if (IsMassBody(k) && ConstantBodyMass(L, theta, i, constant)) {
       for (int e = 0; e < constant.n; ++e) M.add(constant.row[e], constant.col[e], constant.value[e]);
-    } else if (IsMassBody(k)) {
+    } else if (ModelHasObject<VaryingMassItem>() && IsMassBody(k)) {  // only these have a local mass
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)
@@ -398,6 +417,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         [[fallthrough]];  // centre of mass off the node: the general path
       }
       case ForceEntry::Load: {
+        if (!ModelHasLocalLoads()) break;
         int first, n;
         LoadLocal(L, theta, t, q, v, loadFactor, i, loc, first, n);
         for (int a = 0; a < n; ++a) f[first + a] += loc[a];
@@ -578,7 +598,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
       }
     }
   }
-  if (!withLoads || factorQ == 0) return;
+  if (!ModelHasLocalLoads() || !withLoads || factorQ == 0) return;
   // loads: forward differences of the node-local load vector with respect to q
   for (int i = 0; i < L.nLoads; ++i) {
     if (static_cast<LoadKind>(L.load[i].kind) == LoadKind::Coordinate) continue;

@@ -76,7 +76,8 @@ TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
 
 // The generated code names the model's item kinds before any header includes common/kinds.h,
 // which then drops the other items from the dispatches (ModelHasKind): the pendulum's four
-// object kinds and its one sensor kind, no others.
+// object kinds, its gravity load's kind and its one sensor kind, no others; and the most values
+// one of its sensors has, the size of the objectives' sensor buffer (common/outputs.h).
 TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   const test::BatchFixture f = test::PendulumBatchFixture();
   const std::string s = LayoutSource(f.layout);
@@ -89,9 +90,12 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   const unsigned long long objects = bit(ObjectKind::Ground) | bit(ObjectKind::MassPoint2D) |
                                      bit(ObjectKind::ConnectorDistance) | bit(ObjectKind::ConnectorSpringDamper);
   EXPECT_NE(s.find("#define MBSWEEP_MODEL_OBJECT_KINDS " + hex(objects)), std::string::npos) << s;
+  EXPECT_NE(s.find("#define MBSWEEP_MODEL_LOAD_KINDS " + hex(bit(LoadKind::MassProportional))), std::string::npos);
   EXPECT_NE(s.find("#define MBSWEEP_MODEL_SENSOR_KINDS " + hex(bit(SensorKind::Node))), std::string::npos) << s;
+  EXPECT_NE(s.find("#define MBSWEEP_MODEL_SENSOR_VALUES 3\n"), std::string::npos);  // the bob's position
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_NODE_KINDS"), s.find("#include"));
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_MARKER_KINDS"), s.find("#include"));
+  EXPECT_LT(s.find("#define MBSWEEP_MODEL_SENSOR_VALUES"), s.find("#include"));
 }
 
 // A pendulum grid with invalid rows (negative mass) and absurd stiffnesses (Newton failures):
