@@ -33,8 +33,9 @@ constexpr int ObjectItemCount(ObjectCategory c) {
 
 /// False if the model the code is compiled for holds no object of category c (ModelHasKind);
 /// always true in the interpreter. Code used by one category only (a connector's state and
-/// kinematics) is left out under `if constexpr` where the model cannot reach it.
-constexpr bool ModelHasCategory(ObjectCategory c) {
+/// kinematics) tests it first (`if constexpr`, or a condition the compiler folds), so it is
+/// left out where the model cannot reach it.
+MBS_HD_INLINE constexpr bool ModelHasCategory(ObjectCategory c) {
   bool any = false;
 #define MBS_MODEL_CATEGORY_CASE(Type, Kind) any = any || (ModelHasKind(ObjectKind::Kind) && Type::category == c);
   MBS_OBJECT_ITEMS(MBS_MODEL_CATEGORY_CASE)
@@ -216,7 +217,7 @@ template <class T> struct MassLoadItem : std::bool_constant<IsMassLoadItem<T>()>
 template <class T> struct VaryingMassItem : std::bool_constant<IsVaryingMassItem<T>()> {};
 /// As ModelHasCategory: false if the model the code is compiled for holds no object item T
 /// with Selected<T>::value.
-template <template <class...> class Selected> constexpr bool ModelHasObject() {
+template <template <class...> class Selected> MBS_HD_INLINE constexpr bool ModelHasObject() {
   bool any = false;
 #define MBS_MODEL_OBJECT_CASE(Type, Kind) any = any || (ModelHasKind(ObjectKind::Kind) && Selected<Type>::value);
   MBS_OBJECT_ITEMS(MBS_MODEL_OBJECT_CASE)

@@ -108,7 +108,7 @@ MBS_HD_NOINLINE void ObjectLocalRHS(const LayoutView& L, const Real* theta, Real
 
 /// False if the model the code is compiled for (ModelHasKind) has no object kind with a local
 /// right-hand side: the code that computes one is left out.
-constexpr bool ModelHasLocalRHS() {
+MBS_HD_INLINE constexpr bool ModelHasLocalRHS() {
   return ModelHasObject<VaryingMassItem>() || ModelHasCategory(ObjectCategory::PositionConnector) ||
          ModelHasCategory(ObjectCategory::RigidConnector);
 }
@@ -193,7 +193,7 @@ MBS_HD_INLINE bool BodyMassLoadAtNode(const LayoutView& L, const Real* theta, in
 
 /// False if the model the code is compiled for has LoadCoordinate loads only, or none
 /// (ModelHasKind): LoadLocal is then never called, and left out.
-constexpr bool ModelHasLocalLoads() {
+MBS_HD_INLINE constexpr bool ModelHasLocalLoads() {
   for (int k = 0; k < static_cast<int>(LoadKind::Count); ++k)
     if (k != static_cast<int>(LoadKind::Coordinate) && ModelHasKind(static_cast<LoadKind>(k))) return true;
   return false;
