@@ -75,7 +75,18 @@ inline CliRun CliWithFileSizeLimit(std::vector<std::string> args, rlim_t maxFile
   return r;
 }
 
-inline std::string ReadText(const std::string& path);
+inline nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f.good()) << path;
+  return nlohmann::json::parse(f);
+}
+
+inline std::string ReadText(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
 
 /// `mbsweep <args>` in a child process, stdout and stderr captured: what the run loads (compiled
 /// models) stays out of this process, so a second child starts as fresh as the first.
@@ -100,19 +111,6 @@ inline CliRun CliInChild(std::vector<std::string> args) {
   r.out = ReadText(base + ".out");
   r.err = ReadText(base + ".err");
   return r;
-}
-
-inline nlohmann::json ReadJson(const std::string& path) {
-  std::ifstream f(path);
-  EXPECT_TRUE(f.good()) << path;
-  return nlohmann::json::parse(f);
-}
-
-inline std::string ReadText(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 }  // namespace mbsweep::test
