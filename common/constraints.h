@@ -18,7 +18,7 @@
 namespace mbsweep {
 
 /// True for the objects with algebraic equations (category Constraint).
-MBS_HD_INLINE bool IsConstraint(ObjectKind k) { return CategoryOf(k) == ObjectCategory::Constraint; }
+MBS_HD_INLINE bool IsConstraint(ObjectKind k) { return IsOfCategory(k, ObjectCategory::Constraint); }
 
 namespace detail {
 /// f[ltg[j]] -= (C_q^T lambda)[j] of one constraint; each sum runs over the equations in

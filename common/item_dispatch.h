@@ -32,9 +32,7 @@ constexpr int ObjectItemCount(ObjectCategory c) {
 }
 
 /// False if the model the code is compiled for holds no object of category c (ModelHasKind);
-/// always true in the interpreter. Code used by one category only (a connector's state and
-/// kinematics) tests it first (`if constexpr`, or a condition the compiler folds), so it is
-/// left out where the model cannot reach it.
+/// always true in the interpreter.
 MBS_HD_INLINE constexpr bool ModelHasCategory(ObjectCategory c) {
   bool any = false;
 #define MBS_MODEL_CATEGORY_CASE(Type, Kind) any = any || (ModelHasKind(ObjectKind::Kind) && Type::category == c);
@@ -42,6 +40,11 @@ MBS_HD_INLINE constexpr bool ModelHasCategory(ObjectCategory c) {
 #undef MBS_MODEL_CATEGORY_CASE
   return any;
 }
+
+/// True if kind k is of category c (the tests IsMassBody, IsPositionConnector, ...). In code
+/// generated for a model without objects of category c it is false at compile time, so the code
+/// behind the test (a connector's state and kinematics, a joint's outputs) is left out.
+MBS_HD_INLINE bool IsOfCategory(ObjectKind k, ObjectCategory c) { return ModelHasCategory(c) && CategoryOf(k) == c; }
 
 namespace detail {
 template <class T, class = void> struct ParamsOf {

@@ -321,8 +321,7 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     if (cap > 0) out[0] = val;
     return 1;
   }
-  // (the ModelHasCategory tests leave out, in generated code, the categories the model lacks)
-  if (ModelHasCategory(ObjectCategory::RigidConnector) && IsRigidConnector(ok)) {
+  if (IsRigidConnector(ok)) {
     RigidConnectorState c;
     EvalRigidConnector(L, theta, s.t, s.q, s.v, r.target, c);
     if (ok == ObjectKind::ConnectorRigidBodySpringDamper) {
@@ -345,13 +344,13 @@ MBS_HD_NOINLINE int ObjectSensorOutput(const LayoutView& L, const Real* theta, c
     if (cap > 0) out[0] = val;
     return 1;
   }
-  if (ModelHasCategory(ObjectCategory::Constraint)) {
+  if (IsConstraint(ok)) {  // the joints with their own outputs, then the others
     if (ok == ObjectKind::JointSpherical || ok == ObjectKind::JointRevoluteZ || ok == ObjectKind::JointPrismaticX ||
         ok == ObjectKind::JointGeneric)
       return JointSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
-    if (IsConstraint(ok)) return ConstraintSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
+    return ConstraintSensorOutput(L, theta, s, r, o, ok, ovt, out, cap);
   }
-  if (ModelHasCategory(ObjectCategory::PositionConnector) && IsPositionConnector(ok)) {
+  if (IsPositionConnector(ok)) {
     ConnectorState c;
     EvalPositionConnector(L, theta, s.t, s.q, s.v, r.target, c);
     switch (ovt) {

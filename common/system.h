@@ -30,7 +30,7 @@ struct NumDiff {
 // ------------------------------------------------------------------------------------------
 
 /// True for bodies with a node and a mass matrix (category Body; see ComputeMassMatrix).
-MBS_HD_INLINE bool IsMassBody(ObjectKind k) { return CategoryOf(k) == ObjectCategory::Body; }
+MBS_HD_INLINE bool IsMassBody(ObjectKind k) { return IsOfCategory(k, ObjectCategory::Body); }
 
 // ------------------------------------------------------------------------------------------
 // Connectors: force laws and their local right-hand side over [marker0 coords, marker1 coords].
@@ -39,7 +39,7 @@ MBS_HD_INLINE bool IsMassBody(ObjectKind k) { return CategoryOf(k) == ObjectCate
 /// Connector quantities shared by the force law, the right-hand side and sensor outputs.
 using ConnectorState = PositionConnectorState;
 
-MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::PositionConnector; }
+MBS_HD_INLINE bool IsPositionConnector(ObjectKind k) { return IsOfCategory(k, ObjectCategory::PositionConnector); }
 
 /// Evaluates a position connector at time t: the kinematics of its markers, then its item's
 /// force law or user function.
@@ -57,7 +57,7 @@ MBS_HD_INLINE void EvalPositionConnector(const LayoutView& L, const Real* theta,
 }
 
 /// Connectors between Position+Orientation (or Orientation) markers acting in a joint frame.
-MBS_HD_INLINE bool IsRigidConnector(ObjectKind k) { return CategoryOf(k) == ObjectCategory::RigidConnector; }
+MBS_HD_INLINE bool IsRigidConnector(ObjectKind k) { return IsOfCategory(k, ObjectCategory::RigidConnector); }
 
 /// Evaluates a rigid connector at time t: the kinematics of its markers, then its item's law or
 /// user function (forces are zero if the connector is inactive, the kinematic quantities are
@@ -82,18 +82,14 @@ MBS_HD_INLINE void ConnectorLocalRHS(const LayoutView& L, const Real* theta, Rea
   for (int i = 0; i < o.nLocalODE2; ++i) fLoc[i] = 0;
   const ObjectKind kind = static_cast<ObjectKind>(L.object[obj].kind);
   if (IsPositionConnector(kind)) {
-    if constexpr (ModelHasCategory(ObjectCategory::PositionConnector)) {
-      ConnectorState s;
-      EvalPositionConnector(L, theta, t, q, v, obj, s);
-      AddPositionForce(s.k0, s.force, fLoc, 0);
-      AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
-    }
+    ConnectorState s;
+    EvalPositionConnector(L, theta, t, q, v, obj, s);
+    AddPositionForce(s.k0, s.force, fLoc, 0);
+    AddPositionForce(s.k1, -s.force, fLoc, s.k0.n);
   } else if (IsRigidConnector(kind)) {
-    if constexpr (ModelHasCategory(ObjectCategory::RigidConnector)) {
-      RigidConnectorState s;
-      EvalRigidConnector(L, theta, t, q, v, obj, s);
-      if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
-    }
+    RigidConnectorState s;
+    EvalRigidConnector(L, theta, t, q, v, obj, s);
+    if (o.extra[2]) DispatchObject<RigidConnectorRHSHook>(kind, s, fLoc);
   }
 }
 
@@ -116,14 +112,14 @@ MBS_HD_INLINE constexpr bool ModelHasLocalRHS() {
 /// Object kinds whose right-hand side ObjectLocalRHS computes (coordinate spring-dampers and
 /// generic objects are added to the global vector directly).
 MBS_HD_INLINE bool HasLocalRHSKind(ObjectKind k) {
-  return ModelHasLocalRHS() && (CoordinateDependentMass(k) || IsPositionConnector(k) || IsRigidConnector(k));
+  return CoordinateDependentMass(k) || IsPositionConnector(k) || IsRigidConnector(k);
 }
 
 /// True if object obj has a local right-hand side that is not always zero: a body has velocity
 /// terms only while its mass matrix depends on the coordinates (a planar rigid body's only with
 /// its centre of mass off the node; skipping it saves the call).
 MBS_HD_INLINE bool HasLocalRHS(const LayoutView& L, const Real* theta, int obj, ObjectKind k) {
-  if (ModelHasObject<VaryingMassItem>() && CoordinateDependentMass(k)) return !VaryingBodyMassIsConstant(L, theta, obj);
+  if (CoordinateDependentMass(k)) return !VaryingBodyMassIsConstant(L, theta, obj);
   return HasLocalRHSKind(k);
 }
 
@@ -245,7 +241,7 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
     BodyMassEntries constant;
     if (IsMassBody(k) && ConstantBodyMass(L, theta, i, constant)) {
       for (int e = 0; e < constant.n; ++e) M.add(constant.row[e], constant.col[e], constant.value[e]);
-    } else if (ModelHasObject<VaryingMassItem>() && IsMassBody(k)) {  // only these have a local mass
+    } else if (CoordinateDependentMass(k)) {  // the other bodies' mass is constant
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)

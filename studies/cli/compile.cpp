@@ -16,7 +16,7 @@ int RunCompile(const Options& o) {
   const Layout layout = f.model.Compile();
   std::vector<std::string> archs = o.archs;
   if (archs.empty()) {  // the GPU of this machine, if it has one
-    const std::string arch = CudaDeviceCount() > 0 ? CudaDeviceArchitecture(0) : "";
+    const std::string arch = CudaDeviceArchitecture(0);
     if (!arch.empty()) archs.push_back(arch);
   }
   const std::vector<AheadOfTimeModel> compiled = CompileAhead(layout, f.solver, archs);
