@@ -6,7 +6,8 @@
 // cuda-warp and cuda-cublas run
 // generalized-alpha models only), for the 1-DOF oscillator (generalized-alpha, and RK44 as
 // oscillator-rk44), the 2D slider-crank (index 2, 21 unknowns) and the 3D Euler-parameter
-// pendulum chain (generalized-alpha, 33 unknowns), plus device memory per system and the
+// pendulum chain (generalized-alpha, 33 unknowns), plus Newton iterations and Jacobian updates
+// per step, device memory per system and the
 // kernel mapping each cuda evaluator ran. Prints a table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
@@ -200,7 +201,7 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
   if (ev == "cpu-jit") {  // compiled (or found in the cache) before the timed batches
     static std::set<std::string> reported;  // a model shared by two cases is compiled once
     std::string why;
-    const auto model = CompileModel(c.layout, &why);
+    const auto model = CompileModel(c.layout, MakeProblem(c, 1).objectives.set.count, &why);
     if (!model) std::printf("%-15s %-11s runs the interpreter: %s\n", name.c_str(), ev.c_str(), why.c_str());
     else if (reported.insert(model->key).second)
       std::printf("%-15s %-11s model %s: %s %.3g s\n", name.c_str(), ev.c_str(), model->key.c_str(),
@@ -221,8 +222,12 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
     }
     const BatchProblem p = MakeProblem(c, n);
     const BatchResult r = evaluator->Evaluate(p);
-    double steps = 0;
-    for (const SolveInfo& info : r.info) steps += info.steps;
+    double steps = 0, newton = 0, jacobians = 0;
+    for (const SolveInfo& info : r.info) {
+      steps += info.steps;
+      newton += info.newtonIterations;
+      jacobians += info.jacobianUpdates;
+    }
     const int ok = r.CountStatus(SolveStatus::ok);
     size_t devBytes = 0;
 #ifdef MBSWEEP_HAVE_CUDA
@@ -230,15 +235,16 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
     if (ev == "cuda-cublas") devBytes = CublasBytesPerSystem(p);
 #endif
     lastPerSystem = r.seconds / n;
-    std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %10zu %s\n", name.c_str(), ev.c_str(), n,
-                p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok, devBytes,
-                mapping.c_str());
+    std::printf("%-15s %-11s %9d %8d %12.4f %14.4e %12.4e %8d %6.2f %6.3f %10zu %s\n", name.c_str(), ev.c_str(), n,
+                p.settings.timeIntegration.numberOfSteps, r.seconds, steps / r.seconds, n / r.seconds, ok,
+                newton / steps, jacobians / steps, devBytes, mapping.c_str());
     std::fflush(stdout);
     if (out)
       out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
           << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
           << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
-          << ",\"ok\":" << ok << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
+          << ",\"ok\":" << ok << ",\"newtonPerStep\":" << newton / steps
+          << ",\"jacobiansPerStep\":" << jacobians / steps << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
           << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
   }
 }
@@ -250,8 +256,8 @@ int main(int argc, char** argv) {
   if (!ParseOptions(argc, argv, o)) return 2;
   std::ofstream out;
   if (!o.json.empty()) out.open(o.json);
-  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %10s %s\n", "model", "eval", "systems", "steps", "seconds",
-              "sys-steps/s", "systems/s", "ok", "dev B/sys", "mapping");
+  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %6s %6s %10s %s\n", "model", "eval", "systems", "steps", "seconds",
+              "sys-steps/s", "systems/s", "ok", "newton", "jac", "dev B/sys", "mapping");
   for (const auto& name : o.models) {
     const Case c = MakeCase(name);
     for (const auto& ev : o.evaluators) {

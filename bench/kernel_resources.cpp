@@ -4,8 +4,8 @@
 // models of the study files in studies/examples/) compiles the generalized-alpha and the
 // explicit kernel for the architecture (or finds them in the cache: JitCacheDirectory), writes
 // NVRTC's messages to OUT/<model>-alpha.log and OUT/<model>-rk.log and prints one line per
-// kernel: unknowns, registers, stack frame bytes, spill store and load bytes, compile seconds
-// and whether the cache had it.
+// kernel: unknowns, objectives (the study's; bench_batch's two for a benchmark model), registers,
+// stack frame bytes, spill store and load bytes, compile seconds and whether the cache had it.
 //
 //   kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]
 #include <cstdio>
@@ -37,20 +37,22 @@ int main(int argc, char** argv) {
     }
   }
   fs::create_directories(out);
-  std::printf("NVRTC %s, %s\n%-34s %8s  %-6s %9s %11s %12s %11s %9s %6s\n", NvrtcVersion().c_str(), arch.c_str(),
-              "model", "unknowns", "kernel", "registers", "stack bytes", "spill stores", "spill loads", "seconds",
-              "cached");
+  std::printf("NVRTC %s, %s\n%-34s %8s %10s  %-6s %9s %11s %12s %11s %9s %6s\n", NvrtcVersion().c_str(),
+              arch.c_str(), "model", "unknowns", "objectives", "kernel", "registers", "stack bytes", "spill stores",
+              "spill loads", "seconds", "cached");
   int failures = 0;
   for (const std::string& model : models) {
     const bool file = model.size() > 5 && model.substr(model.size() - 5) == ".yaml";
-    const Model m = file ? LoadStudyFile(model).model : bench::BuildBenchModel(model);
+    const StudyFile study = file ? LoadStudyFile(model) : StudyFile{};
+    const Model m = file ? study.model : bench::BuildBenchModel(model);
+    const int objectives = file ? study.ObjectiveCount() : 2;  // bench_batch's two MaxAbs objectives
     const Layout layout = m.Compile();
     const std::string name = file ? fs::path(model).stem().string() : model;
     const LayoutView v = layout.View();
     for (const bool explicitSolver : {false, true}) {
       const char* kernel = explicitSolver ? "rk" : "alpha";
       std::string why;
-      const auto binary = CompileCudaModel(layout, explicitSolver, arch, &why);
+      const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch, &why);
       if (!binary) {
         std::printf("%-34s %-6s %s\n", name.c_str(), kernel, why.c_str());
         ++failures;
@@ -58,8 +60,9 @@ int main(int argc, char** argv) {
       }
       std::ofstream((fs::path(out) / (name + "-" + kernel + ".log")).string()) << binary->log;
       const CudaModelBinary& k = *binary;
-      std::printf("%-34s %8d  %-6s %9d %11d %12d %11d %9.1f %6s\n", name.c_str(), v.nODE2 + v.nODE1 + v.nAE, kernel,
-                  k.registers, k.stackBytes, k.spillStores, k.spillLoads, k.seconds, k.cacheHit ? "yes" : "no");
+      std::printf("%-34s %8d %10d  %-6s %9d %11d %12d %11d %9.1f %6s\n", name.c_str(), v.nODE2 + v.nODE1 + v.nAE,
+                  objectives, kernel, k.registers, k.stackBytes, k.spillStores, k.spillLoads, k.seconds,
+                  k.cacheHit ? "yes" : "no");
       std::fflush(stdout);
     }
   }

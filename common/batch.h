@@ -163,14 +163,15 @@ struct AheadOfTimeModel {
   double seconds = 0;
 };
 
-/// Compiles the code generated for `layout`: the `cpu-jit` shared object (with the system's C++
-/// compiler) and, for the integrator family of `solver`, the thread-per-system kernel for each
-/// GPU architecture in `archs` ("sm_90", with NVRTC: no GPU needed), or finds them in the cache.
+/// Compiles the code generated for `layout` and batches of `objectives` objectives: the `cpu-jit`
+/// shared object (with the system's C++ compiler) and, for the integrator family of `solver`,
+/// the thread-per-system kernel for each GPU architecture in `archs` ("sm_90", with NVRTC: no
+/// GPU needed), or finds them in the cache.
 /// A later run on `cpu-jit` or `cuda` then starts at once, on a GPU node of a cluster too when
 /// the cache folder is shared. Throws ValidationError, before compiling anything, for an
 /// architecture NVRTC does not compile for and for any architecture in a build without CUDA.
 /// Defined in studies/evaluators.cpp (mbsweep::backends).
-std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver,
+std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver, int objectives,
                                            const std::vector<std::string>& archs);
 
 /// The architecture of CUDA device `device` ("sm_90"); "" without the CUDA backend or such a

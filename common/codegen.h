@@ -18,9 +18,11 @@ namespace mbsweep {
 /// The C++ definitions of `layout` in namespace mbsweep_model: kLayout (a constexpr LayoutView
 /// equal to layout.View() in every field), kUnknowns (nODE2 + nODE1 + nAE) and the LU
 /// capacities kCapacity (generalized-alpha) and kCapacityRK (the explicit solvers' mass matrix)
-/// and kExplicitUnknowns (nODE2 + nODE1), each at least 1. Includes common/layout.h only; theta
-/// is not part of it.
-std::string LayoutSource(const Layout& layout);
+/// and kExplicitUnknowns (nODE2 + nODE1), each at least 1. Before them, ahead of any header,
+/// what the headers fold: the model's item kinds, its largest sensor and
+/// MBSWEEP_MODEL_OBJECTIVES, ObjectiveBound(objectives) for batches of `objectives` objectives
+/// (common/objectives.h). Includes common/layout.h only; theta is not part of it.
+std::string LayoutSource(const Layout& layout, int objectives);
 
 /// The model's expressions (Layout::expressions) as C++, for code after LayoutSource: defines
 /// MBSWEEP_MODEL_EXPRESSIONS and mbsweep_model::Expression (a switch over the programs'
@@ -28,13 +30,14 @@ std::string LayoutSource(const Layout& layout);
 /// for a model without expressions.
 std::string ExpressionsSource(const Layout& layout);
 
-/// The CUDA translation unit of one model: LayoutSource (the constants in device memory),
+/// The CUDA translation unit of one model and objective count: LayoutSource (the constants in
+/// device memory),
 /// ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
 /// GeneralizedAlphaParameters)` (generalized-alpha family), or with explicitSolver
 /// `mbsweep_model_kernel(FusedArgs, ExplicitParameters)`, on the constant layout with the exact number
 /// of unknowns as LU capacity (common/fused_kernel.h: what the kernel does around the
 /// integrator). cuda/nvrtc_model.h compiles it with NVRTC; the `cuda` evaluator runs it.
-std::string CudaModelSource(const Layout& layout, bool explicitSolver);
+std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objectives);
 
 /// A header that generated code includes: its include path ("common/types.h",
 /// "mbsweep/item_list.h") and its text.

@@ -45,6 +45,22 @@ namespace mbsweep {
 /// Largest number of objectives of one set.
 constexpr int kMaxObjectives = 8;
 
+/// The objectives an observer of code generated for a batch holds (common/codegen.h): the
+/// smallest of 1, 2, 4 and 8 that is at least the batch's `count` objectives, so that a few
+/// bounds serve every study and each observer's per-objective arrays stay short.
+MBS_HD_INLINE constexpr int ObjectiveBound(int count) { return count <= 1 ? 1 : count <= 2 ? 2 : count <= 4 ? 4 : 8; }
+
+/// The objectives an observer holds (the length of its per-objective arrays): kMaxObjectives,
+/// or in generated code the bound the generator defines before any header
+/// (MBSWEEP_MODEL_OBJECTIVES = ObjectiveBound of its batches' objective count).
+#ifdef MBSWEEP_MODEL_OBJECTIVES
+constexpr int kObserverObjectives = MBSWEEP_MODEL_OBJECTIVES;
+static_assert(kObserverObjectives >= 1 && kObserverObjectives <= kMaxObjectives,
+              "MBSWEEP_MODEL_OBJECTIVES must be 1..kMaxObjectives");
+#else
+constexpr int kObserverObjectives = kMaxObjectives;
+#endif
+
 /// How an objective reduces its sampled sensor component.
 enum class ObjectiveKind : int {
   FinalValue = 0,
@@ -145,18 +161,19 @@ MBS_HD_INLINE Real InterpolateSignal(const Real* times, const Real* values, int 
 struct ObjectiveAccumulator {
   const ObjectiveSet* set = nullptr;
   const Real* signalData = nullptr;
-  Real acc[kMaxObjectives];    ///< last value / extremum / sum / sum of squares / integral
-  Real prevT[kMaxObjectives];  ///< time of the previous sample (Integral)
-  Real prevV[kMaxObjectives];  ///< value of the previous sample (Integral)
-  int n[kMaxObjectives];       ///< number of samples
-  int cursor[kMaxObjectives];  ///< interpolation cursor into the measured signal
-  int bad[kMaxObjectives];     ///< 1 if a sample was not finite (the objective becomes NaN)
+  Real acc[kObserverObjectives];    ///< last value / extremum / sum / sum of squares / integral
+  Real prevT[kObserverObjectives];  ///< time of the previous sample (Integral)
+  Real prevV[kObserverObjectives];  ///< value of the previous sample (Integral)
+  int n[kObserverObjectives];       ///< number of samples
+  int cursor[kObserverObjectives];  ///< interpolation cursor into the measured signal
+  int bad[kObserverObjectives];     ///< 1 if a sample was not finite (the objective becomes NaN)
 
-  /// Binds to a set and its signal data and clears all reductions.
+  /// Binds to a set (at most kObserverObjectives objectives) and its signal data and clears all
+  /// reductions.
   MBS_HD void Reset(const ObjectiveSet& s, const Real* data) {
     set = &s;
     signalData = data;
-    for (int i = 0; i < kMaxObjectives; ++i) {
+    for (int i = 0; i < kObserverObjectives; ++i) {
       acc[i] = 0;
       prevT[i] = 0;
       prevV[i] = 0;
@@ -329,9 +346,9 @@ struct ObjectiveObserver {
  private:
   /// One plan per distinct sensor of the set, in the order of first use; planValues[k]: the
   /// values needed (up to the largest component its objectives read); planOf[j]: objective j's.
-  SensorPlan plan[kMaxObjectives];
-  int planValues[kMaxObjectives];
-  int planOf[kMaxObjectives];
+  SensorPlan plan[kObserverObjectives];
+  int planValues[kObserverObjectives];
+  int planOf[kObserverObjectives];
   int nPlans = 0;
 
   MBS_HD void MakePlans(const ObjectiveSet& set) {

@@ -22,7 +22,7 @@ class CpuJitEvaluator final : public Evaluator {
     CheckBatchProblem(p);  // before a compilation: bad input is refused at once
     const auto t0 = std::chrono::steady_clock::now();
     std::string why;
-    const std::shared_ptr<const CompiledModel> model = CompileModel(*p.layout, &why);
+    const std::shared_ptr<const CompiledModel> model = CompileModel(*p.layout, p.objectives.set.count, &why);
     BatchResult r;
     if (model) {
       r = EvaluateSystemRanges(p, Name(), threads_,

@@ -38,8 +38,9 @@ struct CompiledModel {
 /// The compiler command the JIT would use ("" if none is usable; then `why` says why).
 std::string JitCompiler(std::string* why = nullptr);
 
-/// Generates, compiles (or finds in the cache) and loads the model of `layout`. Models loaded
-/// before in this process are returned at once. Returns null and sets `why` (one line naming the
-/// compiler log) if no compiler is usable or the compilation fails.
-std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, std::string* why);
+/// Generates, compiles (or finds in the cache) and loads the model of `layout` for batches of
+/// up to ObjectiveBound(objectives) objectives (common/objectives.h; one shared object serves
+/// each bound). Models loaded before in this process are returned at once. Returns null and sets
+/// `why` (one line naming the compiler log) if no compiler is usable or the compilation fails.
+std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int objectives, std::string* why);
 }  // namespace mbsweep

@@ -213,7 +213,7 @@ class CudaEvaluator final : public Evaluator {
     GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
     ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
     const cudaKernel_t generated = mapping == KernelMapping::threadPerSystem && options_.generated
-                                     ? GeneratedKernel(*p.layout, explicitSolver)
+                                     ? GeneratedKernel(*p.layout, explicitSolver, p.objectives.set.count)
                                      : nullptr;
     const WarpSlot slot = MakeWarpSlot(p.layout->View());
     const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
@@ -293,11 +293,12 @@ class CudaEvaluator final : public Evaluator {
     return std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(nSystems)));
   }
 
-  /// The kernel generated for the model (compiled by NVRTC for this device, loaded once per
-  /// evaluator with the runtime's context-independent loading), or null after a one-line notice on stderr (the interpreter's kernel runs).
-  cudaKernel_t GeneratedKernel(const Layout& layout, bool explicitSolver) {
+  /// The kernel generated for the model and its batches' objective count (compiled by NVRTC for
+  /// this device, loaded once per evaluator with the runtime's context-independent loading), or
+  /// null after a one-line notice on stderr (the interpreter's kernel runs).
+  cudaKernel_t GeneratedKernel(const Layout& layout, bool explicitSolver, int objectives) {
     std::string why;
-    const auto binary = CompileCudaModel(layout, explicitSolver, arch_, &why);
+    const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch_, &why);
     cudaKernel_t kernel = nullptr;
     if (binary) {
       auto it = libraries_.find(binary->key);

@@ -39,10 +39,11 @@ std::string NvrtcVersion();
 std::vector<std::string> NvrtcArchitectures();
 
 /// Generates the model kernel of `layout` for the generalized-alpha family or, with
-/// explicitSolver, the explicit solvers, and compiles it for `arch` (or finds it in the caches,
+/// explicitSolver, the explicit solvers, for batches of up to ObjectiveBound(objectives)
+/// objectives (common/objectives.h), and compiles it for `arch` (or finds it in the caches,
 /// the process's and the disk's). Returns null and sets `why` (one line; a failed compilation
 /// names its log) if NVRTC refuses the architecture or the compilation fails.
-std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bool explicitSolver,
+std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bool explicitSolver, int objectives,
                                                         const std::string& arch, std::string* why);
 
 }  // namespace mbsweep

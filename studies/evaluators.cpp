@@ -63,7 +63,7 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
   throw ValidationError("unknown evaluator '" + name + "' (valid: cpu, cpu-jit, cuda, cuda-thread, cuda-warp, cuda-interp, cuda-interp-thread, cuda-cublas, auto)");
 }
 
-std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver,
+std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverType solver, int objectives,
                                            const std::vector<std::string>& archs) {
 #ifdef MBSWEEP_HAVE_CUDA
   const std::vector<std::string> valid = NvrtcArchitectures();
@@ -81,7 +81,7 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   std::vector<AheadOfTimeModel> out;
   AheadOfTimeModel cpu;
   cpu.target = "cpu-jit";
-  if (const auto m = CompileModel(layout, &cpu.error)) {
+  if (const auto m = CompileModel(layout, objectives, &cpu.error)) {
     cpu.error.clear();
     cpu.path = m->library;
     cpu.cacheHit = m->cacheHit;
@@ -103,7 +103,7 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   for (const std::string& arch : archs) {
     AheadOfTimeModel k;
     k.target = "cuda " + arch;
-    if (const auto b = CompileCudaModel(layout, explicitSolver, arch, &k.error)) {
+    if (const auto b = CompileCudaModel(layout, explicitSolver, objectives, arch, &k.error)) {
       k.error.clear();
       k.path = b->path;
       k.cacheHit = b->cacheHit;

@@ -114,6 +114,11 @@ StudyFile ParseStudyText(const std::string& text, const std::string& name, const
   return f;
 }
 
+int StudyFile::ObjectiveCount() const {
+  return static_cast<int>(study.type == StudyType::Identification ? study.measured.size()
+                                                                  : objectives.objectives.size());
+}
+
 StudyFile LoadStudyFile(const std::string& path, bool readDataFiles) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw StudyFileError(FilePosition{path, 0, 0}, "cannot open the file for reading");

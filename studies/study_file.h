@@ -202,6 +202,9 @@ struct StudyFile {
                                             ///< from it)
   std::vector<std::string> warnings;        ///< what was read but has no effect (visualization
                                             ///< fields)
+  /// The number of objectives the study's runs evaluate: one per measured channel for an
+  /// identification study (`identify`), else the entries of objectives.list.
+  int ObjectiveCount() const;
 };
 
 /// Reads and validates a file. Throws StudyFileError (file:line:column) for malformed YAML,

@@ -19,7 +19,7 @@ int RunCompile(const Options& o) {
     const std::string arch = CudaDeviceArchitecture(0);
     if (!arch.empty()) archs.push_back(arch);
   }
-  const std::vector<AheadOfTimeModel> compiled = CompileAhead(layout, f.solver, archs);
+  const std::vector<AheadOfTimeModel> compiled = CompileAhead(layout, f.solver, f.ObjectiveCount(), archs);
   const LayoutView v = layout.View();
   std::printf("model of %s: %d unknowns, %s; cache %s\n", f.path.c_str(), v.nODE2 + v.nODE1 + v.nAE,
               DynamicSolverTypeName(f.solver), JitCacheDirectory().c_str());

@@ -64,7 +64,7 @@ using test::MaxAbsOfSensor0;
 // The generated constants describe the layout field by field (what the compiled code folds).
 TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
   const test::BatchFixture f = test::PendulumBatchFixture();
-  const std::string s = LayoutSource(f.layout);
+  const std::string s = LayoutSource(f.layout, 2);
   const LayoutView v = f.layout.View();
   EXPECT_NE(s.find("v.nODE2 = " + std::to_string(v.nODE2) + ";"), std::string::npos) << s;
   EXPECT_NE(s.find("v.nAE = " + std::to_string(v.nAE) + ";"), std::string::npos) << s;
@@ -76,11 +76,12 @@ TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
 
 // The generated code names the model's item kinds before any header includes common/kinds.h,
 // which then drops the other items from the dispatches (ModelHasKind): the pendulum's four
-// object kinds, its gravity load's kind and its one sensor kind, no others; and the most values
-// one of its sensors has, the size of the objectives' sensor buffer (common/outputs.h).
+// object kinds, its gravity load's kind and its one sensor kind, no others; the most values
+// one of its sensors has, the size of the objectives' sensor buffer (common/outputs.h); and the
+// objectives its observers hold, 3 rounded up to 4 (common/objectives.h).
 TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   const test::BatchFixture f = test::PendulumBatchFixture();
-  const std::string s = LayoutSource(f.layout);
+  const std::string s = LayoutSource(f.layout, 3);
   auto hex = [](unsigned long long bits) {
     char text[32];
     std::snprintf(text, sizeof text, "0x%llxull\n", bits);
@@ -96,6 +97,34 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_NODE_KINDS"), s.find("#include"));
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_MARKER_KINDS"), s.find("#include"));
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_SENSOR_VALUES"), s.find("#include"));
+  EXPECT_NE(s.find("#define MBSWEEP_MODEL_OBJECTIVES 4\n"), std::string::npos);
+  EXPECT_LT(s.find("#define MBSWEEP_MODEL_OBJECTIVES"), s.find("#include"));
+  const int bounds[] = {1, 1, 2, 4, 4, 8, 8, 8, 8};  // ObjectiveBound(0..8)
+  for (int count = 0; count <= kMaxObjectives; ++count) EXPECT_EQ(ObjectiveBound(count), bounds[count]) << count;
+}
+
+// Observers sized for 4 and for 8 objectives (code generated for 3 and for 8): every kind of
+// objective, each on its own component, gives the interpreter's values on the pendulum grid.
+TEST(CpuJit, ObserversHoldTheBatchsObjectives) {
+  const test::BatchFixture f = test::PendulumBatchFixture();
+  const BatchProblem grid = test::PendulumGridWithFailures(f, 12);
+  const char* kinds[] = {"FinalValue", "Max", "Min", "MaxAbs", "Mean", "RMS", "Integral", "FinalValue"};
+  for (int count : {3, 8}) {
+    ObjectiveSetDescription d;
+    for (int j = 0; j < count; ++j) {
+      ObjectiveDescription o;
+      o.kind = kinds[j];
+      o.sensor = f.sensor;
+      o.component = j % 3;
+      o.weight = 1 + j;
+      d.objectives.push_back(o);
+    }
+    d.weightedSum = true;
+    BatchProblem p = grid;
+    p.objectives = BuildObjectives(d, f.layout, f.theta0);
+    ASSERT_EQ(p.NumValues(), count + 1);
+    ExpectCompiledEqualsInterpreter(p);
+  }
 }
 
 // A pendulum grid with invalid rows (negative mass) and absurd stiffnesses (Newton failures):

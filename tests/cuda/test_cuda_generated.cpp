@@ -29,7 +29,7 @@ TEST(NvrtcModel, CompilesFromEmbeddedHeadersAndCaches) {
   const test::BatchFixture f = test::OscillatorFixture();
   const Layout& layout = f.layout;
   std::string why;
-  const auto binary = CompileCudaModel(layout, true, "sm_90", &why);
+  const auto binary = CompileCudaModel(layout, true, 1, "sm_90", &why);
   ASSERT_TRUE(binary) << why;
   ASSERT_GT(binary->cubin.size(), 4u);
   EXPECT_EQ(binary->cubin.substr(0, 4), "\x7f" "ELF");
@@ -37,13 +37,13 @@ TEST(NvrtcModel, CompilesFromEmbeddedHeadersAndCaches) {
       << binary->log;
   EXPECT_NE(binary->log.find("registers"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(JitCacheDirectory() + "/cuda-" + binary->key + ".cubin"));
-  EXPECT_EQ(CompileCudaModel(layout, true, "sm_90", &why), binary);
+  EXPECT_EQ(CompileCudaModel(layout, true, 1, "sm_90", &why), binary);
 }
 
 TEST(NvrtcModel, RefusesAnUnknownArchitecture) {
   const Layout layout = bench::BuildOscillator().Compile();
   std::string why;
-  EXPECT_FALSE(CompileCudaModel(layout, false, "sm_1", &why));
+  EXPECT_FALSE(CompileCudaModel(layout, false, 1, "sm_1", &why));
   EXPECT_NE(why.find("sm_1"), std::string::npos) << why;
   EXPECT_NE(why.find(NvrtcVersion()), std::string::npos) << why;
 }
