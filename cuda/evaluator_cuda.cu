@@ -123,9 +123,13 @@ using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
 /// in its local memory over the warp's shared slot and runs its phases; the warp factorizes
 /// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's arithmetic). Outputs as
 /// FusedKernel's. Every lane of a warp stays in the warp's system until it is finished (the
-/// exit test is warp-uniform), so every shuffle has all 32 lanes.
+/// exit test is warp-uniform), so every shuffle has all 32 lanes. The arguments are
+/// __grid_constant__: lane 0's system refers to them where they lie instead of a copy in its
+/// local memory (ptxas, sm_90: 11,872 B of stack instead of 12,736). FusedKernel's stay plain:
+/// with __grid_constant__ on that template, nvcc 13.0's cicc crashes.
 __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
-    WarpFusedKernel(FusedArgs a, GeneralizedAlphaParameters P, WarpSlot slot) {
+    WarpFusedKernel(const __grid_constant__ FusedArgs a, const __grid_constant__ GeneralizedAlphaParameters P,
+                    WarpSlot slot) {
   extern __shared__ Real warpSlots[];
   WarpTeam team{static_cast<int>(threadIdx.x % 32)};
   const int warp = static_cast<int>(threadIdx.x / 32);
