@@ -203,7 +203,8 @@ struct StudyFile {
   std::vector<std::string> warnings;        ///< what was read but has no effect (visualization
                                             ///< fields)
   /// The number of objectives the study's runs evaluate: one per measured channel for an
-  /// identification study (`identify`), else the entries of objectives.list.
+  /// identification study (`identify`), else the entries of objectives.list (as
+  /// cli::StudyObjectives builds them).
   int ObjectiveCount() const;
 };
 

@@ -29,6 +29,7 @@ struct Options {
   std::uint64_t count = 0;           ///< sweep (Sampling): number of points (0 = study.count)
   std::uint64_t systems = 0;         ///< compare: systems in the batch (0 = default)
   int signals = 0;                   ///< compare: decimated signal rows per system (0 = none)
+  std::string against = "cuda";      ///< compare: the evaluator compared with cpu
   std::string plotInput;             ///< plot: output folder, results file or sensor file
   std::string plotFormat = "png";    ///< plot: png | svg | pdf
   bool plotLogX = false;             ///< plot: log parameter, time and generation axes

@@ -1,4 +1,5 @@
-// mbsweep compare: the study's first points as one batch on cpu and on cuda (commands.h).
+// mbsweep compare: the study's first points as one batch on cpu and on cuda, or on the evaluator
+// --against names (commands.h).
 #include "studies/cli/session.h"
 
 #include <algorithm>
@@ -13,11 +14,14 @@ namespace mbsweep::cli {
 
 int RunCompare(const Options& o) {
   Session s;
-  OpenSession(s, o, "cpu");
+  OpenSession(s, o, "cpu", StudyObjectives);  // an identification study's: identify's
   const StudySpec& st = s.file.study;
   std::string why;
-  if (!CudaAvailable(&why)) throw ValidationError("compare needs the cuda backend: " + why);
-  std::unique_ptr<Evaluator> cuda = CreateEvaluator("cuda");
+  if (o.against != "cpu-jit" && !CudaAvailable(&why))
+    throw ValidationError("compare --against " + o.against + " needs the cuda backend: " + why);
+  EvaluatorOptions eo;
+  eo.threads = o.threads;  // cpu-jit's threads as cpu's
+  std::unique_ptr<Evaluator> other = CreateEvaluator(o.against, eo);
   s.OpenFolder(o, "compare", {"summary.json"});
 
   // The study's first points: the grid or design a sweep would run first, the sensitivity
@@ -47,14 +51,14 @@ int RunCompare(const Options& o) {
                                    s.objectives);
   RequestSignals(p, o.signals);
   const BatchResult rc = s.evaluator->Evaluate(p);
-  const BatchResult rg = cuda->Evaluate(p);
+  const BatchResult rg = other->Evaluate(p);
   const BatchComparison c = CompareBatchResults(rc, rg);
   Json cols = Json::object();
   for (size_t k = 0; k < s.objectives.valueNames.size(); ++k)
     cols[s.objectives.valueNames[k]] = {{"maxAbsDeviation", Number(c.maxAbsDeviation[k])},
                                         {"maxRelDeviation", Number(c.maxRelDeviation[k])}};
   Json summary = s.Summary("compare");
-  summary["backend"] = "cpu vs cuda";
+  summary["backend"] = rc.backend + " vs " + rg.backend;  // the evaluators that ran
   summary["systems"] = points.size();
   summary["comparedSystems"] = c.comparedSystems;
   summary["statusDiffers"] = c.statusDiffers;
@@ -68,7 +72,7 @@ int RunCompare(const Options& o) {
                                    {"maxAbsDeviation", sig},
                                    {"systemsWithDifferentRowCounts", c.signalCountDiffers.size()}};
   }
-  summary["seconds"] = {{"cpu", rc.seconds}, {"cuda", rg.seconds}};
+  summary["seconds"] = {{"cpu", rc.seconds}, {o.against, rg.seconds}};
   summary["speedup"] = Number(c.speedup);
   WriteJson(s.folder.File("summary.json"), summary);
   if (!o.quiet) std::printf("%zu systems\n%s", points.size(), FormatComparison(c, s.objectives.valueNames).c_str());

@@ -56,8 +56,7 @@ int RunIdentify(const Options& o) {
   Session s;
   OpenSession(s, o, o.backend, [](const StudyFile& f, const Layout& layout) {
     RequireStudy(f, {StudyType::Identification}, "identify");
-    // the study file has resolved the channels' files against its folder already
-    return BuildIdentificationObjectives(f.study.measured, layout.sensorNames, "", f.objectives.samplePeriod);
+    return StudyObjectives(f, layout);
   });
   s.column = IdentificationColumn(s.objectives);  // the weighted sum of the channels' RMS errors
   const StudySpec& st = s.file.study;

@@ -10,6 +10,7 @@
 
 #include "common/output_file.h"
 #include "studies/checkpoint.h"
+#include "studies/identification.h"
 #include "studies/cli/progress.h"
 #include "studies/rank_evaluator.h"
 #include "studies/ranks.h"
@@ -165,6 +166,12 @@ void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, co
   for (StudyType t : types) valid += std::string(valid.empty() ? "" : " or ") + StudyTypeName(t);
   throw StudyFileError(f.study.where.file.empty() ? FilePosition{f.path, 0, 0} : f.study.where,
                        "'" + command + "' needs study.type " + valid + ", the file has " + StudyTypeName(f.study.type));
+}
+
+ObjectiveSetDescription StudyObjectives(const StudyFile& f, const Layout& layout) {
+  if (f.study.type != StudyType::Identification) return f.objectives;
+  // the study file has resolved the channels' files against its folder already
+  return BuildIdentificationObjectives(f.study.measured, layout.sensorNames, "", f.objectives.samplePeriod);
 }
 
 /// Opens the study: compiles, maps parameters, builds the objectives (the file's

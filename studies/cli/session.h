@@ -111,6 +111,11 @@ void RequireStudy(const StudyFile& f, std::initializer_list<StudyType> types, co
 /// Builds the objective set of a study from its file and compiled layout.
 using DescribeObjectives = std::function<ObjectiveSetDescription(const StudyFile&, const Layout&)>;
 
+/// The objectives the study's own command evaluates: for an identification study (`identify`)
+/// one RMS error per measured channel and their weighted sum (BuildIdentificationObjectives),
+/// else the file's `objectives:`. As many as StudyFile::ObjectiveCount.
+ObjectiveSetDescription StudyObjectives(const StudyFile& f, const Layout& layout);
+
 /// Opens the study: compiles, maps parameters, builds the objectives (the file's
 /// `objectives:`, or what `describe` makes of the file) and creates the evaluator.
 void OpenSession(Session& s, const Options& o, const std::string& backend, const DescribeObjectives& describe = {});

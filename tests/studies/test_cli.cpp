@@ -371,8 +371,37 @@ TEST(Cli, CompareNeedsAGpuAndSaysWhy) {
     EXPECT_GT(ReadJson(out + "/summary.json")["speedup"].get<double>(), 0.0);
   } else {
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("compare needs the cuda backend"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("compare --against cuda needs the cuda backend"), std::string::npos) << r.err;
   }
+}
+
+// The code generated and compiled for each example's model and objectives (cpu-jit; the
+// interpreter where no compiler is usable) gives the interpreter's values: compare --against
+// cpu-jit on the study's first 4 points, the same statuses and values to 1e-13 relative (the
+// bound of issue 16). An evaluator --against does not take is a usage error.
+TEST(Cli, CompareAgainstCpuJitOnEveryExample) {
+  std::string why;
+  const std::string evaluators = JitCompiler(&why).empty() ? "cpu vs cpu" : "cpu vs cpu-jit";  // what ran
+  int examples = 0;
+  for (const auto& e : fs::directory_iterator(MBSWEEP_EXAMPLES_DIR)) {
+    if (e.path().extension() != ".yaml") continue;
+    ++examples;
+    const std::string name = e.path().stem().string(), out = OutDir("compare_jit_" + name);
+    const CliRun r =
+        Cli({"compare", e.path().string(), "--against", "cpu-jit", "--systems", "4", "--out", out, "--quiet"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    const Json s = ReadJson(out + "/summary.json");
+    EXPECT_EQ(s["backend"], evaluators) << name;
+    EXPECT_TRUE(s["statusDiffers"].empty()) << name << ": " << s["statusDiffers"];
+    EXPECT_GT(s["comparedSystems"].get<int>(), 0) << name;
+    EXPECT_FALSE(s["deviations"].empty()) << name;
+    for (const auto& [value, d] : s["deviations"].items())
+      EXPECT_LE(d["maxRelDeviation"].get<double>(), 1e-13) << name << ", " << value;
+  }
+  EXPECT_EQ(examples, 7);
+  const CliRun bad = Cli({"compare", Example("oscillator_variation.yaml"), "--against", "cpu", "--out", OutDir("compare_bad")});
+  EXPECT_EQ(bad.code, 1);  // a usage error
+  EXPECT_NE(bad.err.find("--against: cpu not in {cpu-jit,cuda,"), std::string::npos) << bad.err;
 }
 
 // --backend takes the cuBLAS baseline by name: on a GPU it runs the sweep (same optimum as the
