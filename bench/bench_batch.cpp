@@ -7,8 +7,8 @@
 // generalized-alpha models only), for the 1-DOF oscillator (generalized-alpha, and RK44 as
 // oscillator-rk44), the 2D slider-crank (index 2, 21 unknowns) and the 3D Euler-parameter
 // pendulum chain (generalized-alpha, 33 unknowns), plus Newton iterations and Jacobian updates
-// per step, device memory per system and the
-// kernel mapping each cuda evaluator ran. Prints a table and, with --json FILE, JSON lines.
+// per step, device memory per system and the kernel mapping each cuda evaluator ran. Prints a
+// table and, with --json FILE, JSON lines.
 //
 //   bench_batch [--sizes 1,10,100,...] [--models oscillator,oscillator-rk44,slidercrank,chain3d]
 //               [--evaluators cpu,cpu-jit,cuda,cuda-thread,cuda-warp,cuda-interp,cuda-interp-thread,cuda-cublas]
@@ -243,9 +243,9 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
       out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
           << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
           << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
-          << ",\"ok\":" << ok << ",\"newtonPerStep\":" << newton / steps
-          << ",\"jacobiansPerStep\":" << jacobians / steps << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping
-          << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
+          << ",\"ok\":" << ok << ",\"newtonPerStep\":" << newton / steps << ",\"jacobiansPerStep\":" << jacobians / steps
+          << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping << "\",\"automaticMapping\":\""
+          << automatic << "\"}\n";
   }
 }
 

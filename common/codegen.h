@@ -31,8 +31,7 @@ std::string LayoutSource(const Layout& layout, int objectives);
 std::string ExpressionsSource(const Layout& layout);
 
 /// The CUDA translation unit of one model and objective count: LayoutSource (the constants in
-/// device memory),
-/// ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
+/// device memory), ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
 /// GeneralizedAlphaParameters)` (generalized-alpha family), or with explicitSolver
 /// `mbsweep_model_kernel(FusedArgs, ExplicitParameters)`, on the constant layout with the exact number
 /// of unknowns as LU capacity (common/fused_kernel.h: what the kernel does around the
