@@ -243,9 +243,9 @@ void RunSizes(const Case& c, const std::string& name, const std::string& ev, con
       out << "{\"model\":\"" << name << "\",\"evaluator\":\"" << ev << "\",\"systems\":" << n
           << ",\"stepsPerSystem\":" << p.settings.timeIntegration.numberOfSteps << ",\"seconds\":" << r.seconds
           << ",\"systemStepsPerSecond\":" << steps / r.seconds << ",\"systemsPerSecond\":" << n / r.seconds
-          << ",\"ok\":" << ok << ",\"newtonPerStep\":" << newton / steps << ",\"jacobiansPerStep\":" << jacobians / steps
-          << ",\"deviceBytesPerSystem\":" << devBytes << ",\"mapping\":\"" << mapping << "\",\"automaticMapping\":\""
-          << automatic << "\"}\n";
+          << ",\"ok\":" << ok << ",\"newtonPerStep\":" << newton / steps
+          << ",\"jacobiansPerStep\":" << jacobians / steps << ",\"deviceBytesPerSystem\":" << devBytes
+          << ",\"mapping\":\"" << mapping << "\",\"automaticMapping\":\"" << automatic << "\"}\n";
   }
 }
 
@@ -256,8 +256,8 @@ int main(int argc, char** argv) {
   if (!ParseOptions(argc, argv, o)) return 2;
   std::ofstream out;
   if (!o.json.empty()) out.open(o.json);
-  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %6s %6s %10s %s\n", "model", "eval", "systems", "steps", "seconds",
-              "sys-steps/s", "systems/s", "ok", "newton", "jac", "dev B/sys", "mapping");
+  std::printf("%-15s %-11s %9s %8s %12s %14s %12s %8s %6s %6s %10s %s\n", "model", "eval", "systems", "steps",
+              "seconds", "sys-steps/s", "systems/s", "ok", "newton", "jac", "dev B/sys", "mapping");
   for (const auto& name : o.models) {
     const Case c = MakeCase(name);
     for (const auto& ev : o.evaluators) {

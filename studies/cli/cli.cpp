@@ -114,8 +114,8 @@ int RunCli(const std::vector<std::string>& args) {
   AddWholeNumber(identify, "--seed", setSeed, "GA seed, 0 .. 2^32-1 (overrides the study's randomizerInitialization)", 0);
   identify->add_flag("--resume", o.resume, "continue a killed run: finished GA generations are not recomputed");
 
-  CLI::App* compare =
-      app.add_subcommand("compare", "the study's first batch on cpu and on cuda (or --against): deviations and speedup");
+  CLI::App* compare = app.add_subcommand(
+      "compare", "the study's first batch on cpu and on cuda (or --against): deviations and speedup");
   AddStudyOptions(compare, o, false);
   compare->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
   AddWholeNumber(compare, "--systems,-n", set(o.systems), "systems in the compared batch (default: 4096 or the study's size)", 1);

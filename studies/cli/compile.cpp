@@ -21,8 +21,8 @@ int RunCompile(const Options& o) {
   }
   const std::vector<AheadOfTimeModel> compiled = CompileAhead(layout, f.solver, f.ObjectiveCount(), archs);
   const LayoutView v = layout.View();
-  std::printf("model of %s: %d unknowns, %s; cache %s\n", f.path.c_str(), v.nODE2 + v.nODE1 + v.nAE,
-              DynamicSolverTypeName(f.solver), JitCacheDirectory().c_str());
+  std::printf("model of %s: %d unknowns, %d objectives, %s; cache %s\n", f.path.c_str(), v.nODE2 + v.nODE1 + v.nAE,
+              f.ObjectiveCount(), DynamicSolverTypeName(f.solver), JitCacheDirectory().c_str());
   int failed = 0;
   for (const AheadOfTimeModel& m : compiled) {
     if (!m.error.empty()) {

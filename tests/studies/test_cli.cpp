@@ -399,7 +399,8 @@ TEST(Cli, CompareAgainstCpuJitOnEveryExample) {
       EXPECT_LE(d["maxRelDeviation"].get<double>(), 1e-13) << name << ", " << value;
   }
   EXPECT_EQ(examples, 7);
-  const CliRun bad = Cli({"compare", Example("oscillator_variation.yaml"), "--against", "cpu", "--out", OutDir("compare_bad")});
+  const CliRun bad =
+      Cli({"compare", Example("oscillator_variation.yaml"), "--against", "cpu", "--out", OutDir("compare_bad")});
   EXPECT_EQ(bad.code, 1);  // a usage error
   EXPECT_NE(bad.err.find("--against: cpu not in {cpu-jit,cuda,"), std::string::npos) << bad.err;
 }
@@ -681,14 +682,16 @@ TEST(Cli, DescribeItemsFromTheirDefinitions) {
 }
 
 // mbsweep compile: the study's model compiled into the cache of compiled models before any run;
-// the next process finds it there. An architecture NVRTC does not compile for is refused before
+// the next process finds it there, and so does a sweep on cpu-jit (compiled for the same
+// objectives: no other shared object appears). An architecture NVRTC does not compile for is
+// refused before
 // anything compiles; a known one gives the kernel with ptxas's figures (the oscillator's kernel
 // does not spill: bench/kernel_resources).
 TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
   const std::string cache = OutDir("compile_cache"), study = Example("oscillator_variation.yaml");
   ::setenv("MBSWEEP_JIT_CACHE", cache.c_str(), 1);
   const CliRun first = CliInChild({"compile", study}), second = CliInChild({"compile", study});
-  const std::string head = "model of " + study + ": 3 unknowns, GeneralizedAlpha; cache " + cache + "\n";
+  const std::string head = "model of " + study + ": 3 unknowns, 2 objectives, GeneralizedAlpha; cache " + cache + "\n";
   EXPECT_EQ(first.out.rfind(head, 0), 0u) << first.out;
   EXPECT_EQ(second.out.rfind(head, 0), 0u) << second.out;
   // the line of a run's output that starts with `prefix` ("" if none), and what follows " s: "
@@ -717,6 +720,13 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
     EXPECT_EQ(file.substr(file.size() - 3), ".so");
     EXPECT_EQ(fileOf(b), file);
     EXPECT_TRUE(std::filesystem::is_regular_file(file));
+    const CliRun sweep =
+        CliInChild({"sweep", study, "--backend", "cpu-jit", "--out", OutDir("compile_then_sweep"), "--quiet"});
+    ASSERT_EQ(sweep.code, 0) << sweep.err;
+    std::vector<std::string> libraries;
+    for (const auto& e : fs::directory_iterator(cache))
+      if (e.path().extension() == ".so") libraries.push_back(e.path().string());
+    EXPECT_EQ(libraries, std::vector<std::string>{file});
   }
 
   const CliRun bad = Cli({"compile", study, "--arch", "sm_1"});
