@@ -38,6 +38,16 @@ const char* ArrayOrNull(const std::vector<ItemRec>& items, const char* name) {
   return items.empty() ? "nullptr" : name;
 }
 
+/// The Reals of the workspace of the explicit solver type that needs the most (ExplicitWorkSize).
+int LargestExplicitWork(int nODE2, int nODE1) {
+  int most = 0;
+  for (int t = 0; t < kDynamicSolverTypeCount; ++t) {
+    const DynamicSolverType type = static_cast<DynamicSolverType>(t);
+    if (IsExplicitSolverType(type)) most = std::max(most, ExplicitWorkSize(type, nODE2, nODE1));
+  }
+  return most;
+}
+
 }  // namespace
 
 std::string LayoutSource(const Layout& layout, int objectives) {
@@ -140,9 +150,10 @@ std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objec
     << "namespace mbsweep_model {\n"
     << "// theta read into local memory when the evaluator uploads it by columns (the interpreter's rule)\n"
     << "constexpr int kThetaLocal = " << thetaLocal << ";\n}  // namespace mbsweep_model\n\n";
-  // the integrator family's parameters, workspace, LU capacity and runner
+  // the integrator family's parameters, workspace (the Reals the model needs: for the explicit
+  // family, its most demanding solver type's), LU capacity and runner
   const char* params = explicitSolver ? "ExplicitParameters" : "GeneralizedAlphaParameters";
-  const char* work = explicitSolver ? "ExplicitWorkBound(kExplicitUnknowns)" : "GeneralizedAlphaWorkBound(kCapacity)";
+  const int work = std::max(1, explicitSolver ? LargestExplicitWork(v.nODE2, v.nODE1) : GeneralizedAlphaWorkSize(v));
   const char* capacity = explicitSolver ? "kCapacityRK" : "kCapacity";
   const char* run = explicitSolver ? "RunExplicitSystem" : "RunGeneralizedAlphaSystem";
   // __grid_constant__: the observer and the integrator refer to the arguments where they lie,

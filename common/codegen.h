@@ -34,8 +34,9 @@ std::string ExpressionsSource(const Layout& layout);
 /// device memory), ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
 /// GeneralizedAlphaParameters)` (generalized-alpha family), or with explicitSolver
 /// `mbsweep_model_kernel(FusedArgs, ExplicitParameters)`, on the constant layout with the exact number
-/// of unknowns as LU capacity (common/fused_kernel.h: what the kernel does around the
-/// integrator). cuda/nvrtc_model.h compiles it with NVRTC; the `cuda` evaluator runs it.
+/// of unknowns as LU capacity and the workspace the model needs (the explicit family: for its
+/// most demanding solver type) instead of the interpreter's bound (common/fused_kernel.h: what
+/// the kernel does around the integrator). cuda/nvrtc_model.h compiles it with NVRTC; the `cuda` evaluator runs it.
 std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objectives);
 
 /// A header that generated code includes: its include path ("common/types.h",

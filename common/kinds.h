@@ -109,6 +109,8 @@ enum class DynamicSolverType : int {
   DOPRI5,
   VelocityVerlet,
 };
+/// The number of DynamicSolverType values (0 .. kDynamicSolverTypeCount - 1).
+constexpr int kDynamicSolverTypeCount = 10;
 
 /// Output variable types (Exudyn's OutputVariableType names).
 enum class OutputVariableType : int {

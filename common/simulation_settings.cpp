@@ -39,7 +39,7 @@ const char* DynamicSolverTypeName(DynamicSolverType t) { return kSolverNames[sta
 
 DynamicSolverType ParseDynamicSolverType(const std::string& name) {
   std::string all;
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < kDynamicSolverTypeCount; ++i) {
     if (name == kSolverNames[i]) return static_cast<DynamicSolverType>(i);
     all += std::string(i ? ", " : "") + kSolverNames[i];
   }

@@ -103,6 +103,20 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   for (int count = 0; count <= kMaxObjectives; ++count) EXPECT_EQ(ObjectiveBound(count), bounds[count]) << count;
 }
 
+// The generated CUDA kernels' workspace is what their model needs, not the interpreter's bound of
+// 14 (generalized-alpha) or 36 (explicit) Reals per unknown: for the slider-crank (12 ODE2
+// coordinates, 9 constraint equations) 11 nODE2 + 3 nAE + 2 (nODE2 + nAE) = 201 Reals, and for
+// the explicit family DOPRI5's (3 + 1 + 7) 2 nODE2 + 2 nODE2 = 288, the most of its solver types.
+TEST(CodeGeneration, KernelsTakeTheWorkspaceTheirModelNeeds) {
+  const test::BatchFixture f = test::SliderCrankFixture();
+  ASSERT_EQ(f.layout.View().nODE2, 12);
+  ASSERT_EQ(f.layout.View().nAE, 9);
+  ASSERT_EQ(f.layout.View().nODE1, 0);
+  const std::string alpha = CudaModelSource(f.layout, false, 2), rk = CudaModelSource(f.layout, true, 2);
+  EXPECT_NE(alpha.find("    Real work[201];\n"), std::string::npos) << alpha.substr(alpha.size() - 800);
+  EXPECT_NE(rk.find("    Real work[288];\n"), std::string::npos) << rk.substr(rk.size() - 800);
+}
+
 // Observers sized for 4 and for 8 objectives (code generated for 3 and for 8): every kind of
 // objective, each on its own component, gives the interpreter's values on the pendulum grid.
 TEST(CpuJit, ObserversHoldTheBatchsObjectives) {
