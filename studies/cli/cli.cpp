@@ -117,7 +117,8 @@ int RunCli(const std::vector<std::string>& args) {
   CLI::App* compare = app.add_subcommand(
       "compare", "the study's first batch on cpu and on cuda (or --against): deviations and speedup");
   AddStudyOptions(compare, o, false);
-  compare->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
+  compare->add_option("--threads,-j", o.threads, "cpu and cpu-jit evaluator threads (0: all hardware threads)")
+      ->check(CLI::NonNegativeNumber);
   AddWholeNumber(compare, "--systems,-n", set(o.systems), "systems in the compared batch (default: 4096 or the study's size)", 1);
   compare
       ->add_option("--against", o.against,

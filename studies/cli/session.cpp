@@ -10,8 +10,8 @@
 
 #include "common/output_file.h"
 #include "studies/checkpoint.h"
-#include "studies/identification.h"
 #include "studies/cli/progress.h"
+#include "studies/identification.h"
 #include "studies/rank_evaluator.h"
 #include "studies/ranks.h"
 #include "studies/results_file.h"
