@@ -691,7 +691,8 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
   const std::string cache = OutDir("compile_cache"), study = Example("oscillator_variation.yaml");
   ::setenv("MBSWEEP_JIT_CACHE", cache.c_str(), 1);
   const CliRun first = CliInChild({"compile", study}), second = CliInChild({"compile", study});
-  const std::string head = "model of " + study + ": 3 unknowns, 2 objectives, GeneralizedAlpha; cache " + cache + "\n";
+  const std::string head =
+      "model of " + study + ": 3 unknowns, 2 objectives, GeneralizedAlpha; cache " + cache + "\n";
   EXPECT_EQ(first.out.rfind(head, 0), 0u) << first.out;
   EXPECT_EQ(second.out.rfind(head, 0), 0u) << second.out;
   // the line of a run's output that starts with `prefix` ("" if none), and what follows " s: "
