@@ -142,7 +142,9 @@ struct EvaluatorOptions {
 /// same with the thread-per-system or the warp-per-system kernel forced, for comparisons),
 /// "cuda-interp" and "cuda-interp-thread" (the interpreter's kernels, automatic or thread
 /// mapping), "cuda-cublas" (the cuBLAS batched-factorization baseline,
-/// generalized-alpha only, same conditions) and "auto" (cuda if available, else cpu).
+/// generalized-alpha only, same conditions) and "auto" (cuda if available; else the
+/// interpreter, `cpu`, switching to `cpu-jit` once its batches have run kAutoCompileAfterSeconds
+/// or at once if the model is compiled already: cpu/evaluator_cpu.h).
 /// Throws ValidationError for an unknown name or an unavailable backend (naming why, e.g.
 /// "no usable CUDA device (...)"). Defined in studies/evaluators.cpp (mbsweep::backends).
 std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const EvaluatorOptions& options = {});

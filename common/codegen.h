@@ -4,8 +4,9 @@
 /// LayoutView over constexpr item records and integer records. Code that runs the existing
 /// integrators on that constant instead of a layout read at run time gives the compiler the
 /// structure (item kinds, indices, counts) to fold where it inlines, and sizes the LU to the
-/// exact number of unknowns (how much it folds: bench/RESULTS.md, section 10). The `cpu-jit` evaluator (cpu/jit.h) compiles it with the system's C++ compiler;
-/// the headers the generated code includes travel inside the program (EmbeddedHeaders).
+/// exact number of unknowns (how much it folds: bench/RESULTS.md, section 10). The `cpu-jit`
+/// evaluator (cpu/jit.h) compiles it with the system's C++ compiler; the headers the generated
+/// code includes travel inside the program (EmbeddedHeaders).
 #pragma once
 
 #include <string>

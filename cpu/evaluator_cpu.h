@@ -24,12 +24,25 @@ std::unique_ptr<Evaluator> CreateCpuEvaluator(const CpuEvaluatorOptions& options
 /// Options of the `cpu-jit` evaluator (cpu/evaluator_cpu_jit.cpp).
 struct CpuJitEvaluatorOptions {
   int threads = 0;  ///< 0: all hardware threads
+  /// 0: compile the model for the first batch (`cpu-jit`). Above 0 (`auto` without a GPU): run
+  /// the interpreter until its batches have taken this many seconds in all, then compile; a
+  /// model found compiled already (this process, the disk cache) runs at once.
+  double compileAfterSeconds = 0;
 };
+
+/// `auto`'s compileAfterSeconds on a machine without a GPU. Compiling a model takes 3-6 s (GCC
+/// 12, the benchmark models: README) and its code runs 1.0-1.2x the interpreter's speed, so a
+/// compilation pays back only over tens of seconds of batches. A run that ends within 30 s never
+/// compiles; one that compiles takes at most the compilation (a tenth to a fifth of those 30 s)
+/// longer than the interpreter alone would.
+constexpr double kAutoCompileAfterSeconds = 30;
 
 /// The `cpu-jit` evaluator: generates C++ for the batch's model (common/codegen.h), compiles it
 /// with the system's C++ compiler into a shared object cached on disk (cpu/jit.h) and runs the
 /// systems on it; without a usable compiler it runs the interpreter (`cpu`) and says so once on
-/// stderr.
+/// stderr. Each BatchResult's backend names what ran it ("cpu-jit" or "cpu"). Name() is
+/// "cpu-jit"; with compileAfterSeconds above 0 it lists what has run the batches so far, in
+/// order ("cpu", "cpu-jit" or "cpu, then cpu-jit"; "cpu" before the first batch).
 std::unique_ptr<Evaluator> CreateCpuJitEvaluator(const CpuJitEvaluatorOptions& options = {});
 
 struct SystemRangeArgs;

@@ -212,15 +212,9 @@ std::shared_ptr<CompiledModel> Load(const std::string& library, std::string* why
   return m;
 }
 
-}  // namespace
-
-std::string JitCompiler(std::string* why) {
-  const Toolchain& tc = GetToolchain();
-  if (why) *why = tc.why;
-  return tc.cxx;
-}
-
-std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int objectives, std::string* why) {
+/// CompileModel, or with `compile` false FindCompiledModel.
+std::shared_ptr<const CompiledModel> ObtainModel(const Layout& layout, int objectives, bool compile,
+                                                 std::string* why) {
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   const Toolchain& tc = GetToolchain();
@@ -244,6 +238,7 @@ std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int obje
     model = Load(base + ".so", nullptr);  // a stale or foreign file is compiled anew
     if (model) model->cacheHit = true;
   }
+  if (!model && !compile) return nullptr;
   if (!model) {
     const std::string include = dir + "/include-" + EmbeddedHeadersHash();
     if (!WriteHeaders(include, why)) return nullptr;
@@ -274,6 +269,22 @@ std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int obje
   (model->cacheHit ? model->loadSeconds : model->compileSeconds) = seconds();
   loaded.models[key] = model;
   return model;
+}
+
+}  // namespace
+
+std::string JitCompiler(std::string* why) {
+  const Toolchain& tc = GetToolchain();
+  if (why) *why = tc.why;
+  return tc.cxx;
+}
+
+std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int objectives, std::string* why) {
+  return ObtainModel(layout, objectives, true, why);
+}
+
+std::shared_ptr<const CompiledModel> FindCompiledModel(const Layout& layout, int objectives) {
+  return ObtainModel(layout, objectives, false, nullptr);
 }
 
 }  // namespace mbsweep

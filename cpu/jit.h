@@ -43,4 +43,8 @@ std::string JitCompiler(std::string* why = nullptr);
 /// each bound). Models loaded before in this process are returned at once. Returns null and sets
 /// `why` (one line naming the compiler log) if no compiler is usable or the compilation fails.
 std::shared_ptr<const CompiledModel> CompileModel(const Layout& layout, int objectives, std::string* why);
+
+/// The model CompileModel would return if it is loaded in this process or in the disk cache
+/// already; null otherwise (no compilation, no compiler, or a cached file that does not load).
+std::shared_ptr<const CompiledModel> FindCompiledModel(const Layout& layout, int objectives);
 }  // namespace mbsweep

@@ -47,7 +47,12 @@ std::unique_ptr<Evaluator> CreateEvaluator(const std::string& name, const Evalua
       name == "cuda-interp-thread" || name == "cuda-cublas" || name == "auto") {
     std::string why;
     if (!CudaAvailable(&why)) {
-      if (name == "auto") return CreateEvaluator("cpu", o);
+      if (name == "auto") {
+        CpuJitEvaluatorOptions c;
+        c.threads = o.threads;
+        c.compileAfterSeconds = kAutoCompileAfterSeconds;
+        return CreateCpuJitEvaluator(c);
+      }
       throw ValidationError("evaluator '" + name + "' is not available: " + why);
     }
 #ifdef MBSWEEP_HAVE_CUDA

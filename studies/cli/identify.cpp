@@ -99,7 +99,7 @@ int RunIdentify(const Options& o) {
       std::printf("  channel %s: RMS error %.6g (weight %g)\n", c["name"].get<std::string>().c_str(),
                   c["rmsError"].is_null() ? NAN : c["rmsError"].get<double>(), c["weight"].get<double>());
     std::printf("%llu evaluations on %s in %.3f s; results: %s\n", static_cast<unsigned long long>(s.evaluated),
-                s.backend.c_str(), s.evaluationSeconds, out.c_str());
+                s.Backend().c_str(), s.evaluationSeconds, out.c_str());
   }
   return 0;
 }

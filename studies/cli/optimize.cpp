@@ -39,7 +39,7 @@ int RunOptimize(const Options& o) {
   if (!o.quiet) {
     PrintOptimum(r.names, r.optimumParameters, r.optimumValue, "optimum");
     std::printf("%zu evaluations (%llu now) on %s in %.3f s; results: %s\n", r.NumberOfEvaluations(),
-                static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, out.c_str());
+                static_cast<unsigned long long>(s.evaluated), s.Backend().c_str(), s.evaluationSeconds, out.c_str());
   }
   return 0;
 }

@@ -136,7 +136,7 @@ Json Session::Summary(const std::string& command) const {
               {"command", command},
               {"study", file.path},
               {"studyType", StudyTypeName(file.study.type)},
-              {"backend", backend},
+              {"backend", Backend()},
               {"ranks", Ranks::World().Size()},
               {"settings", SettingsJson(file)},
               {"objectives", names},
@@ -208,7 +208,6 @@ void OpenSession(Session& s, const Options& o, const std::string& backend, const
   if (ranks.Size() > 1 && backend != "cpu" && backend != "cpu-jit")
     eo.device = ranks.LocalRank() % std::max(1, CudaDeviceCount());
   s.evaluator = CreateEvaluator(backend, eo);
-  s.backend = s.evaluator->Name();
 }
 
 /// What a resumed run must find unchanged, as lines "key=value" (a refused resume names the

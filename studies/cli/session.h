@@ -67,7 +67,6 @@ struct Session {
   /// Systems the CPU evaluators finished in this process so far, counted while they run (the
   /// progress inside a chunk; BatchProblem::finished).
   mutable std::atomic<std::uint64_t> systemsFinished{0};
-  std::string backend;
   double evaluationSeconds = 0;
   std::uint64_t evaluated = 0;
   std::map<std::string, std::uint64_t> statusCounts;
@@ -95,6 +94,9 @@ struct Session {
   void Count(const std::vector<double>& point, const std::string& status, const std::string& reason);
   /// The study value of each system (NaN where the status is not ok).
   std::vector<double> Column(const BatchResult& r) const;
+  /// What has run the batches so far (the evaluator's name: `auto` without a GPU may list the
+  /// interpreter, then compiled code).
+  std::string Backend() const { return evaluator->Name(); }
   /// The summary.json fields every command writes.
   Json Summary(const std::string& command) const;
 };

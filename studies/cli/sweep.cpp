@@ -72,7 +72,7 @@ void PrintSweep(const Session& s, const SummaryAccumulator& acc, std::uint64_t t
   std::string counts;
   for (const auto& [k, n] : acc.Counts()) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
   std::printf("%llu systems (%llu evaluated now) on %s in %.3f s: %s\n", static_cast<unsigned long long>(total),
-              static_cast<unsigned long long>(s.evaluated), s.backend.c_str(), s.evaluationSeconds, counts.c_str());
+              static_cast<unsigned long long>(s.evaluated), s.Backend().c_str(), s.evaluationSeconds, counts.c_str());
   std::printf("minimum of %s = %.10g at", s.objectives.valueNames[static_cast<size_t>(s.column)].c_str(),
               acc.BestValue());
   const std::vector<std::string> names = s.file.study.ParameterNames();
@@ -123,7 +123,7 @@ int RunSweep(const Options& o) {
   std::vector<StudySink*> sinks{&counter, &acc, &csv};
   std::unique_ptr<GridResultsFileSink> txt;
   if (grid) {
-    txt = std::make_unique<GridResultsFileSink>(resultsTxt, *grid, "mbsweep " + s.backend, st.addComputationIndex);
+    txt = std::make_unique<GridResultsFileSink>(resultsTxt, *grid, "mbsweep " + s.Backend(), st.addComputationIndex);
     sinks.push_back(txt.get());
   }
   std::optional<Progress> progress;  // started once the resumed rows are known

@@ -61,12 +61,11 @@ class PyStudy {
     if (ranks.Size() > 1 && backend != "cpu" && backend != "cpu-jit")
       eo.device = ranks.LocalRank() % std::max(1, CudaDeviceCount());
     std::unique_ptr<Evaluator> local = CreateEvaluator(backend, eo);
-    backend_ = local->Name();
     if (ranks.IsRoot()) evaluator_ = std::make_unique<RankEvaluator>(std::move(local), ranks);
     else evaluator_ = std::move(local);
   }
 
-  const std::string& Backend() const { return backend_; }
+  std::string Backend() const { return evaluator_->Name(); }  ///< what has run it (auto: may change)
   std::vector<std::string> ParameterNames() const {
     std::vector<std::string> n;
     for (const auto& p : file_.parameters) n.push_back(p.name);
@@ -146,7 +145,6 @@ class PyStudy {
   Layout layout_;
   CompiledObjectives objectives_;
   std::unique_ptr<Evaluator> evaluator_;
-  std::string backend_;
 };
 
 /// Runs rank 0's part of a study call (without the GIL), then releases the other ranks. Under

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "bench/models.h"
 #include "common/codegen.h"
@@ -241,6 +243,57 @@ TEST(CpuJit, TorsionalSpringUserFunction) {
     EXPECT_NEAR(r.Value(i, 0), maxAbs, 1e-12 * maxAbs) << "system " << i;
     EXPECT_GT(maxAbs, 0.01) << "system " << i;
   }
+}
+
+// `auto` without a GPU (CpuJitEvaluatorOptions::compileAfterSeconds): the interpreter runs the
+// batches until they have taken compileAfterSeconds in all, then the model is compiled; a model
+// compiled already runs from the first batch. Each batch's backend names what ran it; Name()
+// lists what has run so far.
+TEST(CpuJit, AutoInterpretsFirstThenCompiles) {
+  if (!HaveCompiler()) GTEST_SKIP() << "no C++ compiler for the JIT";
+  namespace fs = std::filesystem;
+  // a cache of its own, so that neither model is compiled before
+  const fs::path cache = fs::path(::testing::TempDir()) / "mbsweep_auto_jit_cache";
+  fs::remove_all(cache);
+  ::setenv("MBSWEEP_JIT_CACHE", cache.c_str(), 1);
+  auto libraries = [&cache] {
+    std::vector<fs::path> found;
+    if (fs::is_directory(cache))
+      for (const auto& e : fs::directory_iterator(cache))
+        if (e.path().extension() == ".so") found.push_back(e.path());
+    return found;
+  };
+  const test::BatchFixture f = test::PendulumBatchFixture();
+  const BatchProblem p = test::PendulumGridWithFailures(f, 8);
+  const BatchResult interpreted = CreateCpuEvaluator()->Evaluate(p);
+
+  CpuJitEvaluatorOptions soon;
+  soon.compileAfterSeconds = 1e-9;  // any batch takes longer
+  const auto tiered = CreateCpuJitEvaluator(soon);
+  EXPECT_EQ(tiered->Name(), "cpu");
+  const BatchResult first = tiered->Evaluate(p);
+  EXPECT_EQ(first.backend, "cpu");
+  EXPECT_EQ(first.status, interpreted.status);
+  EXPECT_EQ(tiered->Name(), "cpu");
+  EXPECT_TRUE(libraries().empty());
+  ExpectSameResults(interpreted, tiered->Evaluate(p));  // compiled now
+  EXPECT_EQ(libraries().size(), 1u);
+  EXPECT_EQ(tiered->Name(), "cpu, then cpu-jit");
+  ExpectSameResults(interpreted, tiered->Evaluate(p));
+  EXPECT_EQ(tiered->Name(), "cpu, then cpu-jit");
+
+  CpuJitEvaluatorOptions never;
+  never.compileAfterSeconds = 1e9;
+  const auto patient = CreateCpuJitEvaluator(never);
+  ExpectSameResults(interpreted, patient->Evaluate(p));  // the pendulum's model is compiled
+  EXPECT_EQ(patient->Name(), "cpu-jit");
+  const test::BatchFixture o = test::OscillatorFixture();
+  const BatchResult rk = patient->Evaluate(test::OscillatorRK44Batch(o, 4));  // this one is not
+  EXPECT_EQ(rk.backend, "cpu");
+  EXPECT_EQ(rk.CountStatus(SolveStatus::ok), 4);
+  EXPECT_EQ(patient->Name(), "cpu-jit, then cpu");
+  EXPECT_EQ(libraries().size(), 1u);
+  fs::remove_all(cache);
 }
 
 }  // namespace

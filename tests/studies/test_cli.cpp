@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/batch.h"
 #include "cpu/jit.h"
 #include "studies/cli/cli.h"
 #include "studies/cli/progress.h"
@@ -683,13 +684,32 @@ TEST(Cli, DescribeItemsFromTheirDefinitions) {
 
 // mbsweep compile: the study's model compiled into the cache of compiled models before any run;
 // the next process finds it there, and so does a sweep on cpu-jit (compiled for the same
-// objectives: no other shared object appears). An architecture NVRTC does not compile for is
-// refused before
-// anything compiles; a known one gives the kernel with ptxas's figures (the oscillator's kernel
-// does not spill: bench/kernel_resources).
+// objectives: no other shared object appears). Without a GPU, `auto` runs a short sweep on the
+// interpreter before and on the compiled model after (summary.json's backend). An architecture
+// NVRTC does not compile for is refused before anything compiles; a known one gives the kernel
+// with ptxas's figures (the oscillator's kernel does not spill: bench/kernel_resources).
 TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
   const std::string cache = OutDir("compile_cache"), study = Example("oscillator_variation.yaml");
   ::setenv("MBSWEEP_JIT_CACHE", cache.c_str(), 1);
+  const bool gpu = CudaAvailable();
+  // what `auto` runs the study's sweep on; the compiled models in the cache after it
+  auto autoSweep = [&](const std::string& name) {
+    const std::string out = OutDir(name);
+    const CliRun r = CliInChild({"sweep", study, "--backend", "auto", "--out", out, "--quiet"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return ReadJson(out + "/summary.json")["backend"].get<std::string>();
+  };
+  auto libraries = [&cache] {
+    std::vector<std::string> found;
+    if (!fs::is_directory(cache)) return found;
+    for (const auto& e : fs::directory_iterator(cache))
+      if (e.path().extension() == ".so") found.push_back(e.path().string());
+    return found;
+  };
+  if (!gpu) {
+    EXPECT_EQ(autoSweep("auto_before_compile"), "cpu");
+    EXPECT_EQ(libraries(), std::vector<std::string>{});
+  }
   const CliRun first = CliInChild({"compile", study}), second = CliInChild({"compile", study});
   const std::string head =
       "model of " + study + ": 3 unknowns, 2 objectives, GeneralizedAlpha; cache " + cache + "\n";
@@ -724,10 +744,8 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
     const CliRun sweep =
         CliInChild({"sweep", study, "--backend", "cpu-jit", "--out", OutDir("compile_then_sweep"), "--quiet"});
     ASSERT_EQ(sweep.code, 0) << sweep.err;
-    std::vector<std::string> libraries;
-    for (const auto& e : fs::directory_iterator(cache))
-      if (e.path().extension() == ".so") libraries.push_back(e.path().string());
-    EXPECT_EQ(libraries, std::vector<std::string>{file});
+    EXPECT_EQ(libraries(), std::vector<std::string>{file});
+    EXPECT_EQ(autoSweep("auto_after_compile"), gpu ? "cuda" : "cpu-jit");
   }
 
   const CliRun bad = Cli({"compile", study, "--arch", "sm_1"});
