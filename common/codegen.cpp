@@ -126,15 +126,20 @@ std::string LayoutSource(const Layout& layout, int objectives) {
 }
 
 std::string ExpressionsSource(const Layout& layout) {
-  if (layout.expressions.empty()) return "";
   std::ostringstream o;
-  o << "\n#define MBSWEEP_MODEL_EXPRESSIONS\n#include \"common/expression.h\"\n\nnamespace mbsweep_model {\n"
-       "MBS_HD inline mbsweep::Real Expression(int program, const mbsweep::Real* args, const mbsweep::Real* params) {\n"
-       "  (void)args;\n  (void)params;\n  switch (program) {\n";
-  for (const ExpressionInfo& e : layout.expressions)
-    o << "    case " << e.program << ":  // " << e.owner << "\n      return "
-      << ExpressionCxx(layout.ints.data() + e.program) << ";\n";
-  o << "  }\n  return 0;\n}\n}  // namespace mbsweep_model\n";
+  o << "\n#define MBSWEEP_MODEL_EXPRESSIONS\n#include \"common/expression.h\"\n\nnamespace mbsweep_model {\n";
+  if (layout.expressions.empty())  // no item reaches an expression: no program interpreter either
+    o << "// the model has no expressions: never called\n";
+  o << "MBS_HD inline mbsweep::Real Expression(int program, const mbsweep::Real* args, const mbsweep::Real* params) {\n"
+       "  (void)program;\n  (void)args;\n  (void)params;\n";
+  if (!layout.expressions.empty()) {
+    o << "  switch (program) {\n";
+    for (const ExpressionInfo& e : layout.expressions)
+      o << "    case " << e.program << ":  // " << e.owner << "\n      return "
+        << ExpressionCxx(layout.ints.data() + e.program) << ";\n";
+    o << "  }\n";
+  }
+  o << "  return 0;\n}\n}  // namespace mbsweep_model\n";
   return o.str();
 }
 

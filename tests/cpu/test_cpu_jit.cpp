@@ -105,6 +105,26 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   for (int count = 0; count <= kMaxObjectives; ++count) EXPECT_EQ(ObjectiveBound(count), bounds[count]) << count;
 }
 
+// Generated code always defines the model's expression function, so that common/expression.h
+// never compiles the program interpreter into it: a switch over the expressions' programs for a
+// model with expressions (11 cases), one without cases for a model without (the pendulum).
+TEST(CodeGeneration, ExpressionFunctionWithOrWithoutExpressions) {
+  auto cases = [](const std::string& s) {
+    int n = 0;
+    for (size_t at = s.find("    case "); at != std::string::npos; at = s.find("    case ", at + 1)) ++n;
+    return n;
+  };
+  const std::string none = ExpressionsSource(test::PendulumBatchFixture().layout);
+  const std::string eleven = ExpressionsSource(test::ExpressionFixture().layout);
+  for (const std::string* s : {&none, &eleven}) {
+    EXPECT_NE(s->find("#define MBSWEEP_MODEL_EXPRESSIONS\n"), std::string::npos) << *s;
+    EXPECT_NE(s->find("mbsweep::Real Expression(int program, "), std::string::npos) << *s;
+  }
+  EXPECT_EQ(cases(none), 0) << none;
+  EXPECT_EQ(none.find("switch"), std::string::npos) << none;
+  EXPECT_EQ(cases(eleven), 11) << eleven;
+}
+
 // The generated CUDA kernels' workspace is what their model needs, not the interpreter's bound of
 // 14 (generalized-alpha) or 36 (explicit) Reals per unknown: for the slider-crank (12 ODE2
 // coordinates, 9 constraint equations) 11 nODE2 + 3 nAE + 2 (nODE2 + nAE) = 201 Reals, and for
