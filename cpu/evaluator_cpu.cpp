@@ -14,7 +14,7 @@
 namespace mbsweep {
 
 BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backend, int threads,
-                                 const SystemRangeRunner& run) {
+                                 const SystemRangeRunner& run, const SystemRangeSwitch& then) {
   const auto t0 = std::chrono::steady_clock::now();
   BatchResult r = MakeEmptyResult(p, backend);
   std::vector<unsigned char> invalid(static_cast<size_t>(p.nSystems));
@@ -40,14 +40,41 @@ BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backe
   a.signalCount = r.signalCount.data();
   a.finished = p.finished;
   int next = 0;
-  auto worker = [&]() { run(a, &next); };
-  const int nThreads = std::min(threads, std::max(1, (p.nSystems + 7) / 8));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < nThreads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // systems [next, end) on `f`, on up to `threads` threads (each takes 8 systems at a time)
+  auto runTo = [&](const SystemRangeRunner& f, int end) {
+    a.nSystems = end;
+    auto worker = [&]() { f(a, &next); };
+    const int nThreads = std::min(threads, std::max(1, (end - next + 7) / 8));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < nThreads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+    next = end;
+  };
+  auto seconds = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  const int first = then ? std::max(kSwitchSliceGroups * 8 * threads, p.nSystems / kSwitchSlices) : p.nSystems;
+  if (first < p.nSystems) {
+    runTo(run, first);
+    const SystemRangeRunner* rest = then(first, seconds());
+    runTo(rest ? *rest : run, p.nSystems);
+  } else {
+    runTo(run, p.nSystems);
+  }
+  r.seconds = seconds();
   return r;
+}
+
+SystemRangeRunner InterpreterRunner(const LayoutView& L) {
+  const int cap = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
+  return [L, cap](const SystemRangeArgs& a, int* next) {
+    switch (cap) {
+      case 8: return RunSystemRange<8>(L, a, next);
+      case 16: return RunSystemRange<16>(L, a, next);
+      case 32: return RunSystemRange<32>(L, a, next);
+      case 64: return RunSystemRange<64>(L, a, next);
+      default: return RunSystemRange<128>(L, a, next);
+    }
+  };
 }
 
 int ThreadsOrHardware(int threads) {
@@ -63,17 +90,7 @@ class CpuEvaluator final : public Evaluator {
 
   BatchResult Evaluate(const BatchProblem& p) override {
     CheckBatchProblem(p);
-    const LayoutView L = p.layout->View();
-    const int cap = BatchCapacityFor(L.nODE2 + L.nODE1 + L.nAE);
-    return EvaluateSystemRanges(p, Name(), threads_, [&](const SystemRangeArgs& a, int* next) {
-      switch (cap) {
-        case 8: return RunSystemRange<8>(L, a, next);
-        case 16: return RunSystemRange<16>(L, a, next);
-        case 32: return RunSystemRange<32>(L, a, next);
-        case 64: return RunSystemRange<64>(L, a, next);
-        default: return RunSystemRange<128>(L, a, next);
-      }
-    });
+    return EvaluateSystemRanges(p, Name(), threads_, InterpreterRunner(p.layout->View()));
   }
 
  private:

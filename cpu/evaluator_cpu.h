@@ -49,11 +49,22 @@ struct SystemRangeArgs;
 /// Runs the systems of a batch given as SystemRangeArgs on the calling thread (handing
 /// them out through the shared counter, as RunSystemRange in common/batch_range.h).
 using SystemRangeRunner = std::function<void(const SystemRangeArgs&, int* next)>;
+/// Called once by EvaluateSystemRanges after the batch's first systems (`done` of them, in
+/// `seconds`): the runner for the rest, or null to go on with the first.
+using SystemRangeSwitch = std::function<const SystemRangeRunner*(int done, double seconds)>;
+/// The first part of a batch that EvaluateSystemRanges runs before it asks a SystemRangeSwitch:
+/// kSwitchSlices-th of the systems, at least kSwitchSliceGroups groups of 8 per thread.
+constexpr int kSwitchSlices = 32;
+constexpr int kSwitchSliceGroups = 8;
 /// The CPU evaluators' common part, for a problem that passed CheckBatchProblem: builds the
 /// result and the plain arguments, runs `run` on min(threads, groups of 8 systems) threads and
-/// times it.
+/// times it. With `then`, a batch larger than its first part runs that part on `run` and the
+/// rest on what `then` returns.
 BatchResult EvaluateSystemRanges(const BatchProblem& p, const std::string& backend, int threads,
-                                 const SystemRangeRunner& run);
+                                 const SystemRangeRunner& run, const SystemRangeSwitch& then = {});
+/// The `cpu` evaluator's runner for a layout: RunSystemRange with the capacity BatchCapacityFor
+/// its unknowns.
+SystemRangeRunner InterpreterRunner(const LayoutView& L);
 /// `threads`, or the hardware's thread count for 0.
 int ThreadsOrHardware(int threads);
 

@@ -267,8 +267,10 @@ TEST(CpuJit, TorsionalSpringUserFunction) {
 
 // `auto` without a GPU (CpuJitEvaluatorOptions::compileAfterSeconds): the interpreter runs the
 // batches until they have taken compileAfterSeconds in all, then the model is compiled; a model
-// compiled already runs from the first batch. Each batch's backend names what ran it; Name()
-// lists what has run so far.
+// compiled already runs from the first batch. A batch larger than its first part (one thread:
+// 64 systems) that reaches compileAfterSeconds with the time its first part predicts for the
+// rest runs the rest compiled. Each batch's backend names what ran it; Name() lists what has
+// run so far.
 TEST(CpuJit, AutoInterpretsFirstThenCompiles) {
   if (!HaveCompiler()) GTEST_SKIP() << "no C++ compiler for the JIT";
   namespace fs = std::filesystem;
@@ -313,6 +315,20 @@ TEST(CpuJit, AutoInterpretsFirstThenCompiles) {
   EXPECT_EQ(rk.CountStatus(SolveStatus::ok), 4);
   EXPECT_EQ(patient->Name(), "cpu-jit, then cpu");
   EXPECT_EQ(libraries().size(), 1u);
+
+  const BatchProblem large = test::OscillatorRK44Batch(o, 200);
+  CpuEvaluatorOptions oneThread;
+  oneThread.threads = 1;
+  const BatchResult alone = CreateCpuEvaluator(oneThread)->Evaluate(large);
+  soon.threads = 1;
+  const auto switching = CreateCpuJitEvaluator(soon);
+  BatchResult split = switching->Evaluate(large);
+  EXPECT_EQ(split.backend, "cpu, then cpu-jit");
+  EXPECT_EQ(switching->Name(), "cpu, then cpu-jit");
+  EXPECT_EQ(libraries().size(), 2u);
+  EXPECT_EQ(split.CountStatus(SolveStatus::ok), 200);
+  split.backend = "cpu-jit";  // ExpectSameResults checks that name
+  ExpectSameResults(alone, split);
   fs::remove_all(cache);
 }
 
