@@ -76,7 +76,8 @@ void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
                 "compiled for the model), cuda-thread / cuda-warp (cuda with the thread- or warp-per-system kernel "
                 "forced), cuda-interp / cuda-interp-thread (the interpreter's kernels), cuda-cublas (the cuBLAS "
                 "batched-factorization baseline, generalized-alpha only) or auto (cuda if a GPU is usable, else cpu, "
-                "then cpu-jit once the batches have run 30 s or at once if the model is compiled already)")
+                "then cpu-jit once the batches have run, or are predicted to run, 120 s; cpu-jit at once if the "
+                "model is compiled already)")
       ->check(CLI::IsMember({"cpu", "cpu-jit", "cuda", "cuda-thread", "cuda-warp", "cuda-interp", "cuda-interp-thread",
                              "cuda-cublas", "auto"}));
   c->add_option("--threads,-j", o.threads, "cpu evaluator threads (0: all hardware threads)")->check(CLI::NonNegativeNumber);
