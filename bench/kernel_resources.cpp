@@ -1,10 +1,10 @@
 // Registers, stack frame and spills of the CUDA kernels generated per model (common/codegen.h:
 // CudaModelSource), from ptxas's report on NVRTC's compilation (cuda/nvrtc_model.h, as the
 // `cuda` evaluator compiles them): no GPU needed. For each model (the benchmark models and the
-// models of the study files in studies/examples/) compiles the generalized-alpha and the
-// explicit kernel for the architecture (or finds them in the cache: JitCacheDirectory), writes
-// NVRTC's messages to OUT/<model>-alpha.log and OUT/<model>-rk.log and prints one line per
-// kernel: unknowns, objectives (the study's; bench_batch's two for a benchmark model), registers,
+// models of the study files in studies/examples/) compiles the generalized-alpha thread- and
+// warp-per-system kernels and the explicit kernel for the architecture (or finds them in the
+// cache: JitCacheDirectory), writes NVRTC's messages to OUT/<model>-alpha.log, -warp.log and
+// -rk.log and prints one line per kernel: unknowns, objectives (the study's; bench_batch's two for a benchmark model), registers,
 // stack frame bytes, spill store and load bytes, compile seconds and whether the cache had it.
 //
 //   kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]
@@ -49,10 +49,12 @@ int main(int argc, char** argv) {
     const Layout layout = m.Compile();
     const std::string name = file ? fs::path(model).stem().string() : model;
     const LayoutView v = layout.View();
-    for (const bool explicitSolver : {false, true}) {
-      const char* kernel = explicitSolver ? "rk" : "alpha";
+    // generalized-alpha one thread and one warp per system, explicit one thread per system
+    for (const int kind : {0, 1, 2}) {
+      const bool explicitSolver = kind == 1, warp = kind == 2;
+      const char* kernel = warp ? "warp" : explicitSolver ? "rk" : "alpha";
       std::string why;
-      const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch, &why);
+      const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch, &why, warp);
       if (!binary) {
         std::printf("%-34s %-6s %s\n", name.c_str(), kernel, why.c_str());
         ++failures;

@@ -34,13 +34,17 @@ std::string LayoutSource(const Layout& layout, int objectives);
 std::string ExpressionsSource(const Layout& layout);
 
 /// The CUDA translation unit of one model and objective count: LayoutSource (the constants in
-/// device memory), ExpressionsSource and one thread-per-system kernel `mbsweep_model_kernel(FusedArgs,
-/// GeneralizedAlphaParameters)` (generalized-alpha family), or with explicitSolver
-/// `mbsweep_model_kernel(FusedArgs, ExplicitParameters)`, on the constant layout with the exact number
-/// of unknowns as LU capacity and the workspace the model needs (the explicit family: for its
-/// most demanding solver type) instead of the interpreter's bound (common/fused_kernel.h: what
-/// the kernel does around the integrator). cuda/nvrtc_model.h compiles it with NVRTC; the `cuda` evaluator runs it.
-std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objectives);
+/// device memory), ExpressionsSource and one kernel `mbsweep_model_kernel(FusedArgs, P)` on the
+/// constant layout: one thread per system for the generalized-alpha family (P:
+/// GeneralizedAlphaParameters) or, with explicitSolver, the explicit solvers (P:
+/// ExplicitParameters), with the exact number of unknowns as LU capacity and the workspace the
+/// model needs (the explicit family: for its most demanding solver type) instead of the
+/// interpreter's bound (common/fused_kernel.h: what the kernel does around the integrator); with
+/// warpPerSystem (generalized-alpha only; std::logic_error otherwise) one warp per system, its
+/// shared slot the model's WarpSlot as literals (common/lockstep.h: RunWarpSystem, launched with
+/// slot.reals Reals of dynamic shared memory per warp). cuda/nvrtc_model.h compiles it with
+/// NVRTC; the `cuda` evaluator runs it.
+std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objectives, bool warpPerSystem = false);
 
 /// A header that generated code includes: its include path ("common/types.h",
 /// "mbsweep/item_list.h") and its text.

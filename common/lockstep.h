@@ -13,6 +13,7 @@
 #include <new>
 
 #include "common/dense_lu.h"
+#include "common/fused_kernel.h"
 #include "common/generalized_alpha.h"
 #include "common/system_runner.h"
 #include "common/team_lu.h"
@@ -131,6 +132,76 @@ MBS_HD void RunLockstepSystemWithTeam(Team& team, LockstepSystem<Observer, RowMa
     }
   }
 }
+
+/// Shared memory of one warp of the CUDA warp-per-system kernels, sized for the model's n
+/// unknowns (not its capacity): the row-major n x n iteration-matrix slot, the integrator's
+/// workspace (GeneralizedAlphaWorkSize Reals), U's reciprocal diagonal (n), up to kInverseUpTo
+/// unknowns the inverse (n InverseRows(n), from a 16-byte boundary) and n pivots, padded to 16
+/// bytes. The workspace lives in shared memory, not in lane 0's local memory, because the warp's
+/// solve reads w.res and writes w.delta; lane 0's integrator object and observer stay in its
+/// local memory. Offsets and sizes in Reals.
+struct WarpSlot {
+  int n = 0;         ///< unknowns nODE2 + nODE1 + nAE
+  int workSize = 0;  ///< GeneralizedAlphaWorkSize
+  int inverse = 0;   ///< offset of the inverse from the slot's start (16-byte aligned)
+  int pivots = 0;    ///< offset of the pivots
+  int reals = 0;     ///< Reals per warp (matrix, workspace, diagonal, inverse, pivots, padding)
+};
+MBS_HD_INLINE constexpr WarpSlot MakeWarpSlot(int n, int workSize) {
+  WarpSlot s{n, workSize, 0, 0, 0};
+  const int pivotReals = static_cast<int>((static_cast<size_t>(n) * sizeof(int) + sizeof(Real) - 1) / sizeof(Real));
+  s.inverse = n * n + workSize + n;
+  s.inverse += s.inverse % 2;
+  s.pivots = s.inverse + (n <= kInverseUpTo ? n * InverseRows(n) : 0);
+  s.reals = s.pivots + pivotReals;
+  s.reals += s.reals % 2;  // 16-byte steps between warps
+  return s;
+}
+MBS_HD_INLINE WarpSlot MakeWarpSlot(const LayoutView& L) {
+  return MakeWarpSlot(L.nODE2 + L.nODE1 + L.nAE, GeneralizedAlphaWorkSize(L));
+}
+/// Most warps in a block of a warp-per-system kernel (its launch bound: 32 kWarpKernelMaxWarps
+/// threads).
+constexpr int kWarpKernelMaxWarps = 4;
+
+#if defined(__CUDACC__)
+using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
+
+/// One warp integrates system blockIdx.x (blockDim.x / 32) + warp of the chunk
+/// (generalized-alpha), in its `slot` of the block's dynamic shared memory: lane 0 builds the
+/// system in its local memory over the slot and runs its phases; the warp factorizes and solves
+/// (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's arithmetic). Outputs as
+/// RunThreadSystem's. Every lane of a warp stays in the warp's system until it is finished
+/// (the exit test is warp-uniform), so every shuffle has all 32 lanes. `a` must be the kernel's
+/// parameter (the observer refers to it); L is a.L, or the constant layout of generated code.
+__device__ inline void RunWarpSystem(const FusedArgs& a, const LayoutView& L, const GeneralizedAlphaParameters& P,
+                                     const WarpSlot& slot) {
+  extern __shared__ Real warpSlots[];
+  WarpTeam team{static_cast<int>(threadIdx.x % 32)};
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  const int i = static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) + warp;
+  if (i >= a.nSystems) return;
+  Real* matrix = warpSlots + static_cast<size_t>(warp) * static_cast<size_t>(slot.reals);
+  Real* work = matrix + slot.n * slot.n;
+  Real* invDiag = work + slot.workSize;
+  Real* inverse = matrix + slot.inverse;
+  int* piv = reinterpret_cast<int*>(matrix + slot.pivots);
+  int run = 0;
+  if (team.lane == 0) run = BeginSystemOutputs(a, i) ? 1 : 0;
+  if (!team.Broadcast(run, 0)) return;
+  alignas(WarpSystem) unsigned char storage[sizeof(WarpSystem)];
+  WarpSystem* s = nullptr;
+  if (team.lane == 0) {
+    const Real* theta = a.theta + static_cast<size_t>(i) * a.nTheta;  // rows (thetaByColumns is false)
+    s = new (storage) WarpSystem(L, theta, P, work, matrix, MakeSystemObserver(a, i, theta));
+  }
+  RunLockstepSystemWithTeam(team, s, L, work, matrix, piv, invDiag, inverse);
+  if (team.lane == 0) {
+    FinishSystemOutputs(a, i, s->ga.Info(), s->obs);
+    s->~WarpSystem();
+  }
+}
+#endif  // __CUDACC__
 
 #if !defined(__CUDA_ARCH__)
 

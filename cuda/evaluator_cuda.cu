@@ -4,9 +4,9 @@
 // or explicit RK with a fixed-capacity LU in local memory) for the smallest models, and one
 // warp per system (generalized-alpha: lane 0 runs the integrator's phases, the warp
 // factorizes and solves the iteration matrix in shared memory) for the others. Objectives
-// are reduced on the fly in both. The thread-per-system kernel is, unless the evaluator is
-// cuda-interp, the one generated for the model (compiled by NVRTC, loaded at run time); the
-// interpreter's template kernels below remain its fallback.
+// are reduced on the fly in both. Unless the evaluator is cuda-interp, either kernel is the
+// one generated for the model (compiled by NVRTC, loaded at run time); the interpreter's
+// kernels below remain their fallback.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -75,85 +75,29 @@ __global__ void FusedKernel(FusedArgs a, typename Runner<C>::Params P) {
   });
 }
 
-/// Launch geometry of the warp-per-system kernel from one warp's shared memory (WarpSlot):
-/// as many warps per block (at most 4) as keep a block within 64 KiB, at least one. Up to 32
-/// unknowns (at most 12 KiB per warp) that is 4 warps; 33 unknowns (the 3D chain, 11 KiB)
-/// also 4; about 50 unknowns 2; 64 unknowns (40 KiB) and 77 to 128 (52 to 142 KiB) one warp
-/// per block, so an SM fits five blocks at 64 and one at 128 (228 KiB of shared memory per
-/// SM; a block may use 227 KiB).
+/// Launch geometry of the warp-per-system kernels from one warp's shared memory (WarpSlot,
+/// common/lockstep.h): as many warps per block (at most kWarpKernelMaxWarps, 4) as keep a block
+/// within 64 KiB, at least one. Up to 32 unknowns (at most 12 KiB per warp) that is 4 warps; 33
+/// unknowns (the 3D chain, 11 KiB) also 4; about 50 unknowns 2; 64 unknowns (40 KiB) and 77 to
+/// 128 (52 to 142 KiB) one warp per block, so an SM fits five blocks at 64 and one at 128 (228
+/// KiB of shared memory per SM; a block may use 227 KiB).
 struct WarpLaunchPolicy {
   int warpsPerBlock;
 };
-constexpr int kWarpKernelMaxWarps = 4;
 constexpr size_t kWarpBlockSharedTarget = 64 * 1024;
 constexpr WarpLaunchPolicy WarpPolicy(size_t sharedBytesPerWarp) {
   const size_t fit = kWarpBlockSharedTarget / (sharedBytesPerWarp > 0 ? sharedBytesPerWarp : 1);
   return WarpLaunchPolicy{fit >= kWarpKernelMaxWarps ? kWarpKernelMaxWarps : fit > 1 ? static_cast<int>(fit) : 1};
 }
 
-/// Shared memory of one warp of the warp-per-system kernel, sized for the model's n unknowns
-/// (not its capacity): the row-major n x n iteration-matrix slot, the integrator's workspace
-/// (GeneralizedAlphaWorkSize Reals), U's reciprocal diagonal (n), up to kInverseUpTo unknowns
-/// the inverse (n InverseRows(n), from a 16-byte boundary) and n pivots, padded to 16 bytes. The
-/// workspace lives in shared memory, not in lane 0's local memory, because the warp's solve reads w.res and
-/// writes w.delta; lane 0's integrator object and observer stay in its local memory.
-struct WarpSlot {
-  int n = 0;         ///< unknowns nODE2 + nODE1 + nAE
-  int workSize = 0;  ///< GeneralizedAlphaWorkSize
-  int inverse = 0;   ///< offset of the inverse from the slot's start (16-byte aligned)
-  int pivots = 0;    ///< offset of the pivots
-  int reals = 0;     ///< Reals per warp (matrix, workspace, diagonal, inverse, pivots, padding)
-};
-WarpSlot MakeWarpSlot(const LayoutView& L) {
-  WarpSlot s;
-  s.n = L.nODE2 + L.nODE1 + L.nAE;
-  s.workSize = GeneralizedAlphaWorkSize(L);
-  const int pivotReals = static_cast<int>((static_cast<size_t>(s.n) * sizeof(int) + sizeof(Real) - 1) / sizeof(Real));
-  s.inverse = s.n * s.n + s.workSize + s.n;
-  s.inverse += s.inverse % 2;
-  s.pivots = s.inverse + (s.n <= kInverseUpTo ? s.n * InverseRows(s.n) : 0);
-  s.reals = s.pivots + pivotReals;
-  s.reals += s.reals % 2;  // 16-byte steps between warps
-  return s;
-}
-
-using WarpSystem = LockstepSystem<ObjectiveObserver<>, RowMajorSlotLA>;
-
-/// One warp integrates one system of the chunk (generalized-alpha): lane 0 builds the system
-/// in its local memory over the warp's shared slot and runs its phases; the warp factorizes
-/// and solves (RunLockstepSystemWithTeam, common/team_lu.h: FixedLU's arithmetic). Outputs as
-/// FusedKernel's. Every lane of a warp stays in the warp's system until it is finished (the
-/// exit test is warp-uniform), so every shuffle has all 32 lanes. The arguments are
-/// __grid_constant__: lane 0's system refers to them where they lie instead of a copy in its
-/// local memory (ptxas, sm_90: 11,872 B of stack instead of 12,736). FusedKernel's stay plain:
-/// with __grid_constant__ on that template, nvcc 13.0's cicc crashes.
+/// The interpreter's warp-per-system kernel (RunWarpSystem on the layout in device memory). The
+/// arguments are __grid_constant__: lane 0's system refers to them where they lie instead of a
+/// copy in its local memory (ptxas, sm_90: 11,872 B of stack instead of 12,736). FusedKernel's
+/// stay plain: with __grid_constant__ on that template, nvcc 13.0's cicc crashes.
 __global__ void __launch_bounds__(32 * kWarpKernelMaxWarps)
     WarpFusedKernel(const __grid_constant__ FusedArgs a, const __grid_constant__ GeneralizedAlphaParameters P,
                     WarpSlot slot) {
-  extern __shared__ Real warpSlots[];
-  WarpTeam team{static_cast<int>(threadIdx.x % 32)};
-  const int warp = static_cast<int>(threadIdx.x / 32);
-  const int i = static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) + warp;
-  if (i >= a.nSystems) return;
-  Real* matrix = warpSlots + static_cast<size_t>(warp) * static_cast<size_t>(slot.reals);
-  Real* work = matrix + slot.n * slot.n;
-  Real* invDiag = work + slot.workSize;
-  Real* inverse = matrix + slot.inverse;
-  int* piv = reinterpret_cast<int*>(matrix + slot.pivots);
-  int run = 0;
-  if (team.lane == 0) run = BeginSystemOutputs(a, i) ? 1 : 0;
-  if (!team.Broadcast(run, 0)) return;
-  alignas(WarpSystem) unsigned char storage[sizeof(WarpSystem)];
-  WarpSystem* s = nullptr;
-  if (team.lane == 0) {
-    const Real* theta = a.theta + static_cast<size_t>(i) * a.nTheta;  // rows (thetaByColumns is false)
-    s = new (storage) WarpSystem(a.L, theta, P, work, matrix, MakeSystemObserver(a, i, theta));
-  }
-  RunLockstepSystemWithTeam(team, s, a.L, work, matrix, piv, invDiag, inverse);
-  if (team.lane == 0) {
-    FinishSystemOutputs(a, i, s->ga.Info(), s->obs);
-    s->~WarpSystem();
-  }
+  RunWarpSystem(a, a.L, P, slot);
 }
 
 /// Device buffers of one chunk of the fused evaluator and their host staging, reused chunk
@@ -216,14 +160,14 @@ class CudaEvaluator final : public Evaluator {
     const KernelMapping mapping = ChooseKernelMapping(plan.capacity, explicitSolver, options_.mapping);
     GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
     ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
-    const cudaKernel_t generated = mapping == KernelMapping::threadPerSystem && options_.generated
-                                     ? GeneratedKernel(*p.layout, explicitSolver, p.objectives.set.count)
-                                     : nullptr;
+    const bool warp = mapping == KernelMapping::warpPerSystem;
+    const cudaKernel_t generated =
+        options_.generated ? GeneratedKernel(*p.layout, explicitSolver, p.objectives.set.count, warp) : nullptr;
     const WarpSlot slot = MakeWarpSlot(p.layout->View());
     const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
     const size_t warpSharedBytes =
         static_cast<size_t>(warpPolicy.warpsPerBlock) * static_cast<size_t>(slot.reals) * sizeof(Real);
-    if (mapping == KernelMapping::warpPerSystem) PrepareWarpKernel(warpSharedBytes, slot);
+    if (warp) PrepareWarpKernel(warpSharedBytes, slot, generated);
     DeviceLayout dl;
     dl.Upload(*p.layout, stream_);
     DeviceBuffer<Real> dSignal;
@@ -255,10 +199,17 @@ class CudaEvaluator final : public Evaluator {
       if (signalPerSystem > 0)
         MBS_CUDA_CHECK(cudaMemsetAsync(b.dSignals.get(), 0xFF, n * signalPerSystem * sizeof(Real), stream_));
       args.nSystems = static_cast<int>(n);
-      if (mapping == KernelMapping::warpPerSystem) {
+      if (warp) {
         const int grid = (args.nSystems + warpPolicy.warpsPerBlock - 1) / warpPolicy.warpsPerBlock;
-        WarpFusedKernel<<<grid, 32 * warpPolicy.warpsPerBlock, warpSharedBytes, stream_>>>(args, P, slot);
-        MBS_CUDA_CHECK(cudaGetLastError());
+        const int block = 32 * warpPolicy.warpsPerBlock;
+        if (generated) {
+          void* params[] = {&args, &P};
+          MBS_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(generated), dim3(grid), dim3(block), params,
+                                          warpSharedBytes, stream_));
+        } else {
+          WarpFusedKernel<<<grid, block, warpSharedBytes, stream_>>>(args, P, slot);
+          MBS_CUDA_CHECK(cudaGetLastError());
+        }
       } else if (generated) {
         const int block = FusedPolicy(plan.capacity).blockSize;
         void* params[] = {&args, explicitSolver ? static_cast<void*>(&E) : static_cast<void*>(&P)};
@@ -297,12 +248,13 @@ class CudaEvaluator final : public Evaluator {
     return std::max<size_t>(1, std::min<size_t>(chunk, static_cast<size_t>(nSystems)));
   }
 
-  /// The kernel generated for the model and its batches' objective count (compiled by NVRTC for
-  /// this device, loaded once per evaluator with the runtime's context-independent loading), or
-  /// null after a one-line notice on stderr (the interpreter's kernel runs).
-  cudaKernel_t GeneratedKernel(const Layout& layout, bool explicitSolver, int objectives) {
+  /// The kernel generated for the model, its batches' objective count and the mapping (thread
+  /// or warp per system; compiled by NVRTC for this device, loaded once per evaluator with the
+  /// runtime's context-independent loading), or null after a one-line notice on stderr (the
+  /// interpreter's kernel runs).
+  cudaKernel_t GeneratedKernel(const Layout& layout, bool explicitSolver, int objectives, bool warp) {
     std::string why;
-    const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch_, &why);
+    const auto binary = CompileCudaModel(layout, explicitSolver, objectives, arch_, &why, warp);
     cudaKernel_t kernel = nullptr;
     if (binary) {
       auto it = libraries_.find(binary->key);
@@ -323,16 +275,21 @@ class CudaEvaluator final : public Evaluator {
     return kernel;
   }
 
-  /// Lets the warp-per-system kernel use `warpSharedBytes` of dynamic shared memory per block;
-  /// throws ValidationError if the device allows less.
-  void PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot) {
+  /// Lets the warp-per-system kernel (the generated one, else the interpreter's) use
+  /// `warpSharedBytes` of dynamic shared memory per block; throws ValidationError if the device
+  /// allows less.
+  void PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot, cudaKernel_t generated) {
     if (warpSharedBytes > static_cast<size_t>(maxSharedPerBlock_))
       throw ValidationError("CUDA evaluator: the warp-per-system kernel needs " + std::to_string(warpSharedBytes) +
                             " bytes of shared memory per block for this model (" + std::to_string(slot.n) +
                             " unknowns); device " + std::to_string(options_.device) + " allows " +
                             std::to_string(maxSharedPerBlock_));
-    MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(warpSharedBytes)));
+    if (generated)
+      MBS_CUDA_CHECK(cudaKernelSetAttributeForDevice(generated, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     static_cast<int>(warpSharedBytes), options_.device));
+    else
+      MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(warpSharedBytes)));
   }
 
   /// Launches the thread-per-system kernel of the model's capacity (8 to 64; ChooseKernelMapping

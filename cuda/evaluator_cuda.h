@@ -47,8 +47,8 @@ struct CudaEvaluatorOptions {
   /// Kernel mapping; forcing one lets tests and benchmarks run both on the same batch. The
   /// evaluator's name says which: "cuda" (automatic), "cuda-thread", "cuda-warp".
   KernelMapping mapping = KernelMapping::automatic;
-  /// Thread-per-system runs use the kernel generated for the model (CudaModelSource, compiled
-  /// by NVRTC: cuda/nvrtc_model.h); false: the interpreter's kernels ("cuda-interp",
+  /// Both mappings run the kernel generated for the model (CudaModelSource, compiled by NVRTC:
+  /// cuda/nvrtc_model.h); false: the interpreter's kernels ("cuda-interp",
   /// "cuda-interp-thread"). Where the generated kernel cannot be had (NVRTC refuses the
   /// device's architecture, the compilation or the loading fails) the interpreter's runs, after
   /// a one-line notice on stderr.

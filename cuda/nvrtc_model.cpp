@@ -142,7 +142,7 @@ std::string CudaDeviceArchitecture(int device) {
 }
 
 std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bool explicitSolver, int objectives,
-                                                        const std::string& arch, std::string* why) {
+                                                        const std::string& arch, std::string* why, bool warpPerSystem) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<std::string> archs = NvrtcArchitectures();
   bool supported = false;
@@ -151,7 +151,7 @@ std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bo
     if (why) *why = "NVRTC " + NvrtcVersion() + " does not compile for " + arch;
     return nullptr;
   }
-  const std::string source = CudaModelSource(layout, explicitSolver, objectives);
+  const std::string source = CudaModelSource(layout, explicitSolver, objectives, warpPerSystem);
   const std::vector<std::string> options = Options(arch);
   std::string keyText = source + '\0' + EmbeddedHeadersHash() + '\0' + NvrtcVersion();
   for (const std::string& o : options) keyText += '\0' + o;

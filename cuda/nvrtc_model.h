@@ -19,7 +19,7 @@
 
 namespace mbsweep {
 
-/// A compiled model kernel: `mbsweep_model_kernel` in a cubin.
+/// A compiled model kernel: `mbsweep_model_kernel` in a cubin (thread or warp per system).
 struct CudaModelBinary {
   std::string cubin;
   std::string key;            ///< the cache key (16 hexadecimal digits)
@@ -40,10 +40,13 @@ std::vector<std::string> NvrtcArchitectures();
 
 /// Generates the model kernel of `layout` for the generalized-alpha family or, with
 /// explicitSolver, the explicit solvers, for batches of up to ObjectiveBound(objectives)
-/// objectives (common/objectives.h), and compiles it for `arch` (or finds it in the caches,
-/// the process's and the disk's). Returns null and sets `why` (one line; a failed compilation
-/// names its log) if NVRTC refuses the architecture or the compilation fails.
+/// objectives (common/objectives.h), one thread per system or, with warpPerSystem
+/// (generalized-alpha only), one warp per system (CudaModelSource), and compiles it for `arch`
+/// (or finds it in the caches, the process's and the disk's). Returns null and sets `why` (one
+/// line; a failed compilation names its log) if NVRTC refuses the architecture or the
+/// compilation fails.
 std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bool explicitSolver, int objectives,
-                                                        const std::string& arch, std::string* why);
+                                                        const std::string& arch, std::string* why,
+                                                        bool warpPerSystem = false);
 
 }  // namespace mbsweep

@@ -97,18 +97,20 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   const bool explicitSolver = IsExplicitSolverType(solver);
   const LayoutView v = layout.View();
   const int unknowns = v.nODE2 + v.nODE1 + v.nAE;
-  std::string runs;  // which evaluators run the kernel (ChooseKernelMapping)
+  // the kernel `cuda` runs (ChooseKernelMapping): one thread or one warp per system
+  std::string runs;
+  bool warp = false;
   try {
-    runs = ChooseKernelMapping(BatchCapacityFor(unknowns), explicitSolver) == KernelMapping::threadPerSystem
-               ? "cuda and cuda-thread run it"
-               : "cuda-thread runs it (cuda maps a system of " + std::to_string(unknowns) + " unknowns to a warp)";
+    warp = ChooseKernelMapping(BatchCapacityFor(unknowns), explicitSolver) == KernelMapping::warpPerSystem;
+    runs = warp ? "cuda and cuda-warp run it (a warp per system of " + std::to_string(unknowns) + " unknowns)"
+                : "cuda and cuda-thread run it";
   } catch (const ValidationError& e) {
     runs = std::string("no evaluator runs it: ") + e.what();
   }
   for (const std::string& arch : archs) {
     AheadOfTimeModel k;
     k.target = "cuda " + arch;
-    if (const auto b = CompileCudaModel(layout, explicitSolver, objectives, arch, &k.error)) {
+    if (const auto b = CompileCudaModel(layout, explicitSolver, objectives, arch, &k.error, warp)) {
       k.error.clear();
       k.path = b->path;
       k.cacheHit = b->cacheHit;

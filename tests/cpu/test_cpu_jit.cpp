@@ -10,11 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/models.h"
 #include "common/codegen.h"
+#include "common/lockstep.h"
 #include "cpu/evaluator_cpu.h"
 #include "cpu/jit.h"
 #include "cpu/simulation.h"
@@ -128,7 +130,8 @@ TEST(CodeGeneration, ExpressionFunctionWithOrWithoutExpressions) {
 // The generated CUDA kernels' workspace is what their model needs, not the interpreter's bound of
 // 14 (generalized-alpha) or 36 (explicit) Reals per unknown: for the slider-crank (12 ODE2
 // coordinates, 9 constraint equations) 11 nODE2 + 3 nAE + 2 (nODE2 + nAE) = 201 Reals, and for
-// the explicit family DOPRI5's (3 + 1 + 7) 2 nODE2 + 2 nODE2 = 288, the most of its solver types.
+// the explicit family DOPRI5's (3 + 1 + 7) 2 nODE2 + 2 nODE2 = 288, the most of its solver types;
+// the warp-per-system kernel's shared slot holds the same workspace.
 TEST(CodeGeneration, KernelsTakeTheWorkspaceTheirModelNeeds) {
   const test::BatchFixture f = test::SliderCrankFixture();
   ASSERT_EQ(f.layout.View().nODE2, 12);
@@ -137,6 +140,17 @@ TEST(CodeGeneration, KernelsTakeTheWorkspaceTheirModelNeeds) {
   const std::string alpha = CudaModelSource(f.layout, false, 2), rk = CudaModelSource(f.layout, true, 2);
   EXPECT_NE(alpha.find("    Real work[201];\n"), std::string::npos) << alpha.substr(alpha.size() - 800);
   EXPECT_NE(rk.find("    Real work[288];\n"), std::string::npos) << rk.substr(rk.size() - 800);
+  // the warp kernel's shared slot: 21 x 21 matrix, 201 workspace and 21 diagonal Reals, 663
+  // rounded up to even: 664, where the inverse (none above 8 unknowns) and the pivots start; 21
+  // pivots in 11 Reals: 675, rounded up to even: 676 Reals per warp
+  const std::string warp = CudaModelSource(f.layout, false, 2, true);
+  EXPECT_NE(warp.find("  constexpr mbsweep::WarpSlot kSlot{21, 201, 664, 664, 676};\n"), std::string::npos)
+      << warp.substr(warp.size() - 800);
+  EXPECT_NE(warp.find("__launch_bounds__(128) mbsweep_model_kernel("), std::string::npos);
+  const WarpSlot slot = MakeWarpSlot(f.layout.View());
+  EXPECT_EQ(slot.reals, 676);
+  EXPECT_EQ(slot.inverse, 664);
+  EXPECT_THROW(CudaModelSource(f.layout, true, 2, true), std::logic_error);
 }
 
 // Observers sized for 4 and for 8 objectives (code generated for 3 and for 8): every kind of

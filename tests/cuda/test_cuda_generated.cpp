@@ -2,7 +2,8 @@
 // (cuda/nvrtc_model.h). Without a device: NVRTC compiles a model from the embedded headers
 // alone into a cubin with ptxas's resource report, caches it, and refuses an architecture it
 // does not know. With a device: the generated thread-per-system kernel (`cuda-thread`) gives the
-// interpreter's kernel's results (`cuda-interp-thread`) to 1e-13 relative, with the same
+// interpreter's kernel's results (`cuda-interp-thread`) to 1e-13 relative, and so does the
+// generated warp-per-system kernel (`cuda`, against `cuda-interp`) on the models it runs, with the same
 // statuses and counters, on a pendulum grid with invalid rows and Newton failures, the 3D
 // Euler-parameter chain, the index-2 slider-crank, a model with eleven expressions and an
 // explicit RK44 batch. The compiled kernels go to the build tree's cache (tests/CMakeLists.txt).
@@ -40,6 +41,22 @@ TEST(NvrtcModel, CompilesFromEmbeddedHeadersAndCaches) {
   EXPECT_EQ(CompileCudaModel(layout, true, 1, "sm_90", &why), binary);
 }
 
+// The slider-crank's warp-per-system kernel (21 unknowns: what `cuda` runs for it) compiles
+// too, into a cubin of its own, with ptxas's figures.
+TEST(NvrtcModel, CompilesTheWarpKernel) {
+  const test::BatchFixture f = test::SliderCrankFixture();
+  std::string why;
+  const auto warp = CompileCudaModel(f.layout, false, 2, "sm_90", &why, true);
+  ASSERT_TRUE(warp) << why;
+  EXPECT_NE(warp->log.find("Compiling entry function 'mbsweep_model_kernel' for 'sm_90'"), std::string::npos)
+      << warp->log;
+  EXPECT_GT(warp->registers, 0) << warp->log;
+  EXPECT_GE(warp->stackBytes, 0) << warp->log;
+  const auto thread = CompileCudaModel(f.layout, false, 2, "sm_90", &why);
+  ASSERT_TRUE(thread) << why;
+  EXPECT_NE(warp->key, thread->key);
+}
+
 TEST(NvrtcModel, RefusesAnUnknownArchitecture) {
   const Layout layout = bench::BuildOscillator().Compile();
   std::string why;
@@ -54,11 +71,15 @@ TEST(NvrtcModel, RefusesAnUnknownArchitecture) {
     if (!CudaAvailable(&why)) GTEST_SKIP() << why; \
   } while (0)
 
-void ExpectGeneratedEqualsInterpreter(const BatchProblem& p) {
-  const BatchResult interpreted = CreateEvaluator("cuda-interp-thread")->Evaluate(p);
-  const BatchResult generated = CreateEvaluator("cuda-thread")->Evaluate(p);
-  EXPECT_EQ(interpreted.backend, "cuda-interp-thread");
-  EXPECT_EQ(generated.backend, "cuda-thread");
+// The interpreter's kernel (evaluator `interp`) against the generated one (`generated`): the
+// thread-per-system kernels by default; "cuda-interp" and "cuda" map a model of more than 8
+// unknowns to a warp per system.
+void ExpectGeneratedEqualsInterpreter(const BatchProblem& p, const std::string& interp = "cuda-interp-thread",
+                                      const std::string& gen = "cuda-thread") {
+  const BatchResult interpreted = CreateEvaluator(interp)->Evaluate(p);
+  const BatchResult generated = CreateEvaluator(gen)->Evaluate(p);
+  EXPECT_EQ(interpreted.backend, interp);
+  EXPECT_EQ(generated.backend, gen);
   EXPECT_GT(interpreted.CountStatus(SolveStatus::ok), 0);
   EXPECT_EQ(interpreted.status, generated.status);
   ASSERT_EQ(interpreted.values.size(), generated.values.size());
@@ -93,6 +114,19 @@ TEST(CudaGenerated, SliderCrankIndex2) {
   REQUIRE_CUDA();
   const test::BatchFixture f = test::SliderCrankFixture();
   ExpectGeneratedEqualsInterpreter(test::SliderCrankBatch(f));
+}
+
+// The warp-per-system kernels (the automatic mapping of 21 and 33 unknowns).
+TEST(CudaGenerated, WarpKernelSliderCrankIndex2) {
+  REQUIRE_CUDA();
+  const test::BatchFixture f = test::SliderCrankFixture();
+  ExpectGeneratedEqualsInterpreter(test::SliderCrankBatch(f), "cuda-interp", "cuda");
+}
+
+TEST(CudaGenerated, WarpKernelEulerParameterChain3D) {
+  REQUIRE_CUDA();
+  const test::BatchFixture f = test::ChainBatchFixture(3);
+  ExpectGeneratedEqualsInterpreter(test::ChainBatch(f, 64, 100), "cuda-interp", "cuda");
 }
 
 TEST(CudaGenerated, ElevenExpressions) {
