@@ -3,16 +3,17 @@
 # the CUDA tests (and the CPU batch tests they compare against), the million-point example
 # scan on cuda and `mbsweep compare` on two examples, the batch throughput benchmark on cpu,
 # cuda-thread and cuda-warp (the fused kernel with the thread- or warp-per-system mapping
-# forced; the thread kernel generated for the model), cuda-interp-thread (the interpreter's
-# thread kernel) and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON
-# summary with, per model, the warp-over-thread ratio, the generated-over-interpreter ratio of
-# the thread kernels, the cuda-over-cpu speedup and the fused-cuda over cuda-cublas ratio
+# forced; the kernels generated for the model), cuda-interp-thread and cuda-interp (the
+# interpreter's thread kernel, and its kernel of the automatic mapping: the warp kernel above 8
+# unknowns) and cuda-cublas (the cuBLAS batched-factorization baseline), and writes a JSON
+# summary with, per model, the warp-over-thread ratio, the generated-over-interpreter ratios of
+# the thread and the warp kernels, the cuda-over-cpu speedup and the fused-cuda over cuda-cublas ratio
 # ("cuda" = the mapping the automatic size dispatch picks for the model). Libraries the machine lacks can be carried as Debian packages in .deps/
 # (scripts/gpu_deps.sh).
 #   bash scripts/gpu_check.sh [OUTDIR]      (default: $OUT if set, else ./gpu_check_out)
 # Budget: about 10 minutes on an H200 (build ~2-4 min with all cores; the generated kernels'
 # compilation, a minute or two per model on one core, side by side with the tests in 8 shards,
-# so 2-4 min; benchmark: 19 model/evaluator pairs, each measurement predicted above 6 s is
+# so 2-4 min; benchmark: 23 model/evaluator pairs, each measurement predicted above 6 s is
 # skipped). A cache of compiled kernels carried in as build-gpu/jit-cache saves the compilation.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -79,7 +80,7 @@ timeout 120 "$BUILD/studies/mbsweep" compare studies/examples/slidercrank_balanc
 
 log "batch benchmark"
 "$BUILD/bench/bench_batch" --sizes 1,100,1000,10000,100000,1000000 --budget 6 \
-  --evaluators cpu,cuda-thread,cuda-interp-thread,cuda-warp,cuda-cublas \
+  --evaluators cpu,cuda-thread,cuda-interp-thread,cuda-warp,cuda-interp,cuda-cublas \
   --json "$OUTDIR/bench_batch.jsonl" 2>&1 | tee "$OUTDIR/bench_batch.txt"
 
 python3 - "$OUTDIR" "$cuda_rc" "$cpu_rc" "$build_s" <<'PY'
@@ -121,11 +122,16 @@ def ratios(numerator, denominator):
 cublas_ratio = ratios("cuda", "cuda-cublas")
 warp_over_thread = ratios("cuda-warp", "cuda-thread")
 generated_over_interpreter = ratios("cuda-thread", "cuda-interp-thread")
+# the warp kernels: cuda-interp runs the interpreter's warp kernel where the automatic mapping is
+# a warp per system
+warp_models = {r["model"] for r in rows if r.get("automaticMapping") == "warpPerSystem"}
+generated_over_interpreter_warp = {m: v for m, v in ratios("cuda-warp", "cuda-interp").items() if m in warp_models}
 automatic = {r["model"]: r["automaticMapping"] for r in rows if r.get("automaticMapping", "-") != "-"}
 summary = {"cuda_tests_rc": cuda_rc, "cpu_batch_tests_rc": cpu_rc, "build_seconds": build_s,
            "best": {f"{m}/{e}": r for (m, e), r in best.items()}, "cuda_over_cpu_speedup": speedup,
            "cuda_over_cublas_ratio": cublas_ratio, "warp_over_thread_ratio": warp_over_thread,
            "generated_over_interpreter_thread_ratio": generated_over_interpreter,
+           "generated_over_interpreter_warp_ratio": generated_over_interpreter_warp,
            "automatic_mapping": automatic, "rows": rows}
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=1)
 print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
