@@ -72,8 +72,8 @@ void AddStudyOptions(CLI::App* c, Options& o, bool batch) {
   c->add_flag("--quiet,-q", o.quiet, "no progress bar and no summary on stdout");
   if (!batch) return;
   c->add_option("--backend,-b", o.backend,
-                "evaluator: cpu, cpu-jit (code compiled for the model), cuda (thread-per-system runs on a kernel "
-                "compiled for the model), cuda-thread / cuda-warp (cuda with the thread- or warp-per-system kernel "
+                "evaluator: cpu, cpu-jit (code compiled for the model), cuda (kernels compiled for the model), "
+                "cuda-thread / cuda-warp (cuda with the thread- or warp-per-system kernel "
                 "forced), cuda-interp / cuda-interp-thread (the interpreter's kernels), cuda-cublas (the cuBLAS "
                 "batched-factorization baseline, generalized-alpha only) or auto (cuda if a GPU is usable, else cpu, "
                 "then cpu-jit once the batches have run, or are predicted to run, 120 s; cpu-jit at once if the "
