@@ -4,8 +4,9 @@
 // models of the study files in studies/examples/) compiles the generalized-alpha thread- and
 // warp-per-system kernels and the explicit kernel for the architecture (or finds them in the
 // cache: JitCacheDirectory), writes NVRTC's messages to OUT/<model>-alpha.log, -warp.log and
-// -rk.log and prints one line per kernel: unknowns, objectives (the study's; bench_batch's two for a benchmark model), registers,
-// stack frame bytes, spill store and load bytes, compile seconds and whether the cache had it.
+// -rk.log and prints one line per kernel: unknowns, objectives (the study's; bench_batch's two
+// for a benchmark model), registers, stack frame bytes, spill store and load bytes, compile
+// seconds and whether the cache had it.
 //
 //   kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]
 #include <cstdio>

@@ -156,12 +156,13 @@ std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objec
     << "-per-system kernel; do not edit.\n"
     << LayoutSource(layout, objectives) << ExpressionsSource(layout)
     << "\n#define MBSWEEP_MODEL_LAYOUT mbsweep_model::kLayout\n#include \"common/fused_kernel.h\"\n";
-  const char* args = "(const __grid_constant__ mbsweep::FusedArgs a,\n                                                 ";
+  const std::string args = "(const __grid_constant__ mbsweep::FusedArgs a,\n" + std::string(49, ' ');
   if (warpPerSystem) {
     // the warp's shared slot for the model's unknowns and workspace, as the evaluator sizes it
     const WarpSlot slot = MakeWarpSlot(v);
     o << "#include \"common/lockstep.h\"\n\n"
-      << "extern \"C\" __global__ void __launch_bounds__(" << 32 * kWarpKernelMaxWarps << ") mbsweep_model_kernel" << args
+      << "extern \"C\" __global__ void __launch_bounds__(" << 32 * kWarpKernelMaxWarps << ") mbsweep_model_kernel"
+      << args
       << "const __grid_constant__ mbsweep::GeneralizedAlphaParameters P) {\n"
       << "  constexpr mbsweep::WarpSlot kSlot{" << slot.n << ", " << slot.workSize << ", " << slot.inverse << ", "
       << slot.pivots << ", " << slot.reals << "};\n"

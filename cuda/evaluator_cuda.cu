@@ -161,13 +161,13 @@ class CudaEvaluator final : public Evaluator {
     GeneralizedAlphaParameters P = ToGeneralizedAlphaParameters(p.settings, p.solver);
     ExplicitParameters E = ToExplicitParameters(p.settings, p.solver);
     const bool warp = mapping == KernelMapping::warpPerSystem;
-    const cudaKernel_t generated =
+    cudaKernel_t generated =
         options_.generated ? GeneratedKernel(*p.layout, explicitSolver, p.objectives.set.count, warp) : nullptr;
     const WarpSlot slot = MakeWarpSlot(p.layout->View());
     const WarpLaunchPolicy warpPolicy = WarpPolicy(plan.sharedBytesPerWarp);
     const size_t warpSharedBytes =
         static_cast<size_t>(warpPolicy.warpsPerBlock) * static_cast<size_t>(slot.reals) * sizeof(Real);
-    if (warp) PrepareWarpKernel(warpSharedBytes, slot, generated);
+    if (warp) generated = PrepareWarpKernel(warpSharedBytes, slot, generated);
     DeviceLayout dl;
     dl.Upload(*p.layout, stream_);
     DeviceBuffer<Real> dSignal;
@@ -276,20 +276,30 @@ class CudaEvaluator final : public Evaluator {
   }
 
   /// Lets the warp-per-system kernel (the generated one, else the interpreter's) use
-  /// `warpSharedBytes` of dynamic shared memory per block; throws ValidationError if the device
-  /// allows less.
-  void PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot, cudaKernel_t generated) {
+  /// `warpSharedBytes` of dynamic shared memory per block and returns the generated kernel, or
+  /// null where the runtime refuses it that (after a one-line notice: the interpreter's runs);
+  /// throws ValidationError if the device allows less.
+  cudaKernel_t PrepareWarpKernel(size_t warpSharedBytes, const WarpSlot& slot, cudaKernel_t generated) {
     if (warpSharedBytes > static_cast<size_t>(maxSharedPerBlock_))
       throw ValidationError("CUDA evaluator: the warp-per-system kernel needs " + std::to_string(warpSharedBytes) +
                             " bytes of shared memory per block for this model (" + std::to_string(slot.n) +
                             " unknowns); device " + std::to_string(options_.device) + " allows " +
                             std::to_string(maxSharedPerBlock_));
-    if (generated)
-      MBS_CUDA_CHECK(cudaKernelSetAttributeForDevice(generated, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                     static_cast<int>(warpSharedBytes), options_.device));
-    else
-      MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(warpSharedBytes)));
+    if (generated) {
+      const cudaError_t e = cudaKernelSetAttributeForDevice(generated, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                            static_cast<int>(warpSharedBytes), options_.device);
+      if (e == cudaSuccess) return generated;
+      cudaGetLastError();  // clear it: the interpreter's kernel runs
+      if (!noticed_)
+        std::fprintf(stderr,
+                     "mbsweep: %s runs the interpreter's kernel (cuda-interp): the model kernel cannot have %zu B of "
+                     "shared memory per block: %s\n",
+                     Name().c_str(), warpSharedBytes, cudaGetErrorString(e));
+      noticed_ = true;
+    }
+    MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(warpSharedBytes)));
+    return nullptr;
   }
 
   /// Launches the thread-per-system kernel of the model's capacity (8 to 64; ChooseKernelMapping
