@@ -28,8 +28,8 @@ std::string LayoutSource(const Layout& layout, int objectives);
 /// The model's expressions (Layout::expressions) as C++, for code after LayoutSource: defines
 /// MBSWEEP_MODEL_EXPRESSIONS and mbsweep_model::Expression (a switch over the programs'
 /// offsets), which common/expression.h then calls instead of interpreting the programs. For a
-/// model without expressions the function is an empty switch, so that the program interpreter,
-/// which no item of the model reaches, is left out too (in a CUDA kernel it took 272 B of stack
+/// model without expressions the function has no cases, so that the program interpreter, which
+/// no item of the model reaches, is left out too (in a CUDA kernel it took 272 B of stack
 /// and 38 registers per thread: the oscillator's, bench/RESULTS.md section 10).
 std::string ExpressionsSource(const Layout& layout);
 

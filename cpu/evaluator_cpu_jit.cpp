@@ -36,24 +36,24 @@ class CpuJitEvaluator final : public Evaluator {
     BatchResult r;
     if (model) {
       r = EvaluateSystemRanges(p, "cpu-jit", threads_, CompiledRunner(model));
-    } else if (failed_) {
-      r = EvaluateSystemRanges(p, "cpu", threads_, InterpreterRunner(p.layout->View()));
-      interpretedSeconds_ += r.seconds;
     } else {
-      // `auto`: the batch's first part on the interpreter; the rest on compiled code if the
-      // interpreter's batches, this one's done and predicted part included, reach compileAfter_
+      // the interpreter; unless a compilation failed (`auto`), the batch's first part on it and
+      // the rest on compiled code if the interpreter's batches, this one's done and predicted
+      // part included, reach compileAfter_
       SystemRangeRunner compiled;
       double interpreted = -1;
-      r = EvaluateSystemRanges(p, "cpu", threads_, InterpreterRunner(p.layout->View()),
-                               [&](int done, double seconds) -> const SystemRangeRunner* {
-                                 interpreted = seconds;
-                                 const double predicted = seconds / done * (p.nSystems - done);
-                                 if (interpretedSeconds_ + seconds + predicted < compileAfter_) return nullptr;
-                                 model = Compile(p);
-                                 if (!model) return nullptr;
-                                 compiled = CompiledRunner(model);
-                                 return &compiled;
-                               });
+      SystemRangeSwitch then;
+      if (!failed_)
+        then = [&](int done, double seconds) -> const SystemRangeRunner* {
+          interpreted = seconds;
+          const double predicted = seconds / done * (p.nSystems - done);
+          if (interpretedSeconds_ + seconds + predicted < compileAfter_) return nullptr;
+          model = Compile(p);
+          if (!model) return nullptr;
+          compiled = CompiledRunner(model);
+          return &compiled;
+        };
+      r = EvaluateSystemRanges(p, "cpu", threads_, InterpreterRunner(p.layout->View()), then);
       interpretedSeconds_ += model ? interpreted : r.seconds;
       if (model) {
         Ran("cpu");

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <new>
 #include <vector>
 
 #include "common/fused_kernel.h"
