@@ -43,8 +43,16 @@ std::string ExpressionsSource(const Layout& layout);
 /// warpPerSystem (generalized-alpha only; std::logic_error otherwise) one warp per system, its
 /// shared slot the model's WarpSlot as literals (common/lockstep.h: RunWarpSystem, launched with
 /// slot.reals Reals of dynamic shared memory per warp). cuda/nvrtc_model.h compiles it with
-/// NVRTC; the `cuda` evaluator runs it.
+/// NVRTC; the `cuda` evaluator runs it. The generalized-alpha thread kernel of a model of up to
+/// kRegisterKernelUnknowns unknowns defines MBSWEEP_INLINE_ALL (common/hostdevice.h) and gathers
+/// the whole theta row: every call inlined and the layout folded, each array is indexed by
+/// constants only, so the system's state, matrix, theta and objective accumulators stay in
+/// registers (the oscillator's kernel: no stack at all, bench/RESULTS.md section 10).
 std::string CudaModelSource(const Layout& layout, bool explicitSolver, int objectives, bool warpPerSystem = false);
+/// Up to this many unknowns a generated generalized-alpha thread kernel keeps the system in
+/// registers (CudaModelSource): the models `cuda` runs one thread per system. Explicit kernels
+/// do not, as their tableau's stage count is a run-time parameter.
+constexpr int kRegisterKernelUnknowns = 8;
 
 /// A header that generated code includes: its include path ("common/types.h",
 /// "mbsweep/item_list.h") and its text.

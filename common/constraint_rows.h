@@ -32,8 +32,8 @@ MBS_HD_INLINE bool IsLambdaRow(const ConstraintEval& e, int r) { return !e.activ
 
 /// Kinematics of a position/rigid marker; defined (out of line) in item_dispatch.h, after the
 /// items, as it dispatches to the body items (common/items.h includes it with them).
-MBS_HD inline void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v, int marker,
-                                    Kinematics& K);
+MBS_HD_INLINE_HINT void MarkerKinematics(const LayoutView& L, const Real* theta, const Real* q, const Real* v,
+                                        int marker, Kinematics& K);
 
 /// What a constraint's hooks read besides its parameters: the layout, theta, time, the
 /// coordinates, its object record (extra: marker 0, marker 1, activeConnector, then the item's

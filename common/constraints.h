@@ -105,7 +105,7 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 
 namespace detail {
 /// The residual part of AddConstraintReactionsAndAE for Euler-parameter node i.
-MBS_HD_HOST_NOINLINE inline void NodeConstraintResidual(const LayoutView& L, const Real* theta, const Real* q,
+MBS_HD_HOST_NOINLINE void NodeConstraintResidual(const LayoutView& L, const Real* theta, const Real* q,
                                                         const Real* v, const Real* lambda, bool index2, int i, Real* f,
                                                         Real* c) {
   ConstraintEval e;
@@ -117,7 +117,7 @@ MBS_HD_HOST_NOINLINE inline void NodeConstraintResidual(const LayoutView& L, con
 /// The residual part of AddConstraintReactionsAndAE for constraint object i on the general path
 /// (ConstraintLocal). Out of line on the host, so that its large frame stays out of the planar
 /// joints' loop.
-MBS_HD_HOST_NOINLINE inline void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t,
+MBS_HD_HOST_NOINLINE void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t,
                                                            const Real* q, const Real* v, const Real* lambda,
                                                            bool index2, int i, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written

@@ -8,15 +8,42 @@
 
 namespace mbsweep {
 
+namespace detail {
+/// Swaps entries k and p >= k of x, each `stride` apart, `count` times (rows of a row-major
+/// matrix: stride 1, count n; a vector: count 1). Where every call is inlined
+/// (MBSWEEP_INLINE_ALL) p is compared with each candidate instead of indexing with it: with no
+/// index taken from data, a small model's matrix and vectors stay in registers.
+template <class Scalar, class Int>
+MBS_HD_INLINE void SwapAt(Scalar* x, Int n, int width, int k, int p) {
+#if defined(MBSWEEP_INLINE_ALL)
+  MBS_UNROLL for (int i = k + 1; i < n; ++i)
+    if (i == p)
+      MBS_UNROLL for (int j = 0; j < width; ++j) {
+        const Scalar t = x[k * width + j];
+        x[k * width + j] = x[i * width + j];
+        x[i * width + j] = t;
+      }
+#else
+  (void)n;
+  if (p != k)
+    for (int j = 0; j < width; ++j) {
+      const Scalar t = x[k * width + j];
+      x[k * width + j] = x[p * width + j];
+      x[p * width + j] = t;
+    }
+#endif
+}
+}  // namespace detail
+
 /// In-place LU factorization with partial pivoting of the row-major n x n matrix a (Doolittle,
 /// rows interchanged, interchange k <-> piv[k] recorded). Returns false for an exactly zero or
 /// non-finite pivot.
 template <class Scalar, class Int>
 MBS_HD bool LUFactorize(Scalar* a, int* piv, Int n) {
-  for (int k = 0; k < n; ++k) {
+  MBS_UNROLL for (int k = 0; k < n; ++k) {
     int p = k;
     Scalar best = a[k * n + k] < 0 ? -a[k * n + k] : a[k * n + k];
-    for (int i = k + 1; i < n; ++i) {
+    MBS_UNROLL for (int i = k + 1; i < n; ++i) {
       const Scalar v = a[i * n + k] < 0 ? -a[i * n + k] : a[i * n + k];
       if (v > best) {
         best = v;
@@ -25,18 +52,13 @@ MBS_HD bool LUFactorize(Scalar* a, int* piv, Int n) {
     }
     piv[k] = p;
     if (!(best > 0) || !(best < Scalar(1e308))) return false;
-    if (p != k)
-      for (int j = 0; j < n; ++j) {
-        const Scalar t = a[k * n + j];
-        a[k * n + j] = a[p * n + j];
-        a[p * n + j] = t;
-      }
+    detail::SwapAt(a, n, n, k, p);
     const Scalar inv = Scalar(1) / a[k * n + k];
-    for (int i = k + 1; i < n; ++i) {
+    MBS_UNROLL for (int i = k + 1; i < n; ++i) {
       const Scalar l = a[i * n + k] * inv;
       a[i * n + k] = l;
       if (l != 0)
-        for (int j = k + 1; j < n; ++j) a[i * n + j] -= l * a[k * n + j];
+        MBS_UNROLL for (int j = k + 1; j < n; ++j) a[i * n + j] -= l * a[k * n + j];
     }
   }
   return true;
@@ -49,14 +71,14 @@ MBS_HD bool LUFactorize(Scalar* a, int* piv, Int n) {
 /// divisions instead of an LU.
 template <class Scalar, class Int>
 MBS_HD int InvertIfDiagonal(Scalar* a, Int n) {
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
+  MBS_UNROLL for (int i = 0; i < n; ++i)
+    MBS_UNROLL for (int j = 0; j < n; ++j)
       if (i != j && a[i * n + j] != 0) return 0;
-  for (int i = 0; i < n; ++i) {
+  MBS_UNROLL for (int i = 0; i < n; ++i) {
     const Scalar d = a[i * n + i];
     if (!(d != 0) || !(d - d == 0)) return -1;
   }
-  for (int i = 0; i < n; ++i) a[i * n + i] = Scalar(1) / a[i * n + i];
+  MBS_UNROLL for (int i = 0; i < n; ++i) a[i * n + i] = Scalar(1) / a[i * n + i];
   return 1;
 }
 
@@ -83,7 +105,7 @@ MBS_HD_INLINE constexpr int InverseRows(int n) { return (n + 1) & ~1; }
 template <class Scalar, class Int>
 MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, Int n, Real* x) {
   int j = 0;
-  for (; j + 3 < n; j += 4) {  // unit lower triangle
+  MBS_UNROLL for (; j + 3 < n; j += 4) {  // unit lower triangle
     const Scalar* c0 = a + j * n;
     const Scalar *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
     const Real x0 = x[j];
@@ -94,14 +116,14 @@ MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, Int n, Real* 
     x[j + 2] = x2;
     x[j + 3] = x3;
     MBS_NO_OVERLAP
-    for (int i = j + 4; i < n; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
+    MBS_UNROLL for (int i = j + 4; i < n; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
   }
-  for (; j < n; ++j) {
+  MBS_UNROLL for (; j < n; ++j) {
     const Scalar* c0 = a + j * n;
     const Real x0 = x[j];
-    for (int i = j + 1; i < n; ++i) x[i] = x[i] - c0[i] * x0;
+    MBS_UNROLL for (int i = j + 1; i < n; ++i) x[i] = x[i] - c0[i] * x0;
   }
-  for (j = n - 1; j >= 3; j -= 4) {  // upper triangle
+  MBS_UNROLL for (j = n - 1; j >= 3; j -= 4) {  // upper triangle
     const Scalar* c0 = a + j * n;
     const Scalar *c1 = c0 - n, *c2 = c1 - n, *c3 = c2 - n;
     const Real x0 = x[j] * d[j];
@@ -113,25 +135,20 @@ MBS_HD void SubstituteTransposed(const Scalar* a, const Scalar* d, Int n, Real* 
     x[j - 2] = x2;
     x[j - 3] = x3;
     MBS_NO_OVERLAP
-    for (int i = 0; i < j - 3; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
+    MBS_UNROLL for (int i = 0; i < j - 3; ++i) x[i] = x[i] - c0[i] * x0 - c1[i] * x1 - c2[i] * x2 - c3[i] * x3;
   }
-  for (; j >= 0; --j) {
+  MBS_UNROLL for (; j >= 0; --j) {
     const Scalar* c0 = a + j * n;
     const Real x0 = x[j] * d[j];
     x[j] = x0;
-    for (int i = 0; i < j; ++i) x[i] = x[i] - c0[i] * x0;
+    MBS_UNROLL for (int i = 0; i < j; ++i) x[i] = x[i] - c0[i] * x0;
   }
 }
 
 /// Applies the row interchanges of an LU factorization to x (in place).
 template <class Int>
 MBS_HD_INLINE void ApplyPivots(const int* piv, Int n, Real* x) {
-  for (int k = 0; k < n; ++k)
-    if (piv[k] != k) {
-      const Real t = x[k];
-      x[k] = x[piv[k]];
-      x[piv[k]] = t;
-    }
+  MBS_UNROLL for (int k = 0; k < n; ++k) detail::SwapAt(x, n, 1, k, piv[k]);
 }
 
 namespace detail {
@@ -139,7 +156,7 @@ namespace detail {
 /// with those below it in column i (rows are independent: a team runs them on its lanes).
 template <class Scalar, class Int>
 MBS_HD_INLINE void TransposeFactorsAt(Scalar* a, Int n, int i) {
-  for (int j = i + 1; j < n; ++j) {
+  MBS_UNROLL for (int j = i + 1; j < n; ++j) {
     const Scalar t = a[i * n + j];
     a[i * n + j] = a[j * n + i];
     a[j * n + i] = t;
@@ -151,11 +168,11 @@ template <class Scalar, class Int>
 MBS_HD_INLINE void InverseColumn(const Scalar* a, const int* piv, const Scalar* invDiag, Int n, int j,
                                  Scalar* inverse) {
   Real e[kInverseUpTo];
-  for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
+  MBS_UNROLL for (int i = 0; i < n; ++i) e[i] = i == j ? 1 : 0;
   ApplyPivots(piv, n, e);
   SubstituteTransposed(a, invDiag, n, e);
   const int rows = InverseRows(n);
-  for (int i = 0; i < rows; ++i) inverse[j * rows + i] = i < n ? static_cast<Scalar>(e[i]) : Scalar(0);
+  MBS_UNROLL for (int i = 0; i < rows; ++i) inverse[j * rows + i] = i < n ? static_cast<Scalar>(e[i]) : Scalar(0);
 }
 }  // namespace detail
 
@@ -172,10 +189,10 @@ template <class Scalar, class Int>
 MBS_HD bool FactorizeForSolves(Scalar* a, int* piv, Scalar* invDiag, Scalar* inverse, Int n, bool& diagonal) {
   if (!FactorizeDense(a, piv, n, diagonal)) return false;
   if (diagonal) return true;
-  for (int i = 0; i < n; ++i) detail::TransposeFactorsAt(a, n, i);
-  for (int i = 0; i < n; ++i) invDiag[i] = Scalar(1) / a[i * n + i];
+  MBS_UNROLL for (int i = 0; i < n; ++i) detail::TransposeFactorsAt(a, n, i);
+  MBS_UNROLL for (int i = 0; i < n; ++i) invDiag[i] = Scalar(1) / a[i * n + i];
   if (n <= kInverseUpTo)
-    for (int j = 0; j < n; ++j) detail::InverseColumn(a, piv, invDiag, n, j, inverse);
+    MBS_UNROLL for (int j = 0; j < n; ++j) detail::InverseColumn(a, piv, invDiag, n, j, inverse);
   return true;
 }
 
@@ -190,21 +207,21 @@ MBS_HD_FORCEINLINE void MultiplyInverse(const Scalar* inverse, const Real* b, Re
   constexpr int P = R / 2;
   const Pair* col = static_cast<const Pair*>(__builtin_assume_aligned(inverse, 16));
   Pair y[P] = {};
-  for (int j = 0; j < N; ++j) {
+  MBS_UNROLL for (int j = 0; j < N; ++j) {
     const Pair bj = {b[j], b[j]};
-    for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
+    MBS_UNROLL for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
   }
-  for (int i = 0; i < N; ++i) {
+  MBS_UNROLL for (int i = 0; i < N; ++i) {
     x[i] = y[i / 2][i % 2];
     f(i, y[i / 2][i % 2]);
   }
 #else
   Real y[R] = {};
-  for (int j = 0; j < N; ++j) {
+  MBS_UNROLL for (int j = 0; j < N; ++j) {
     const Real bj = b[j];
-    for (int i = 0; i < R; ++i) y[i] += inverse[j * R + i] * bj;
+    MBS_UNROLL for (int i = 0; i < R; ++i) y[i] += inverse[j * R + i] * bj;
   }
-  for (int i = 0; i < N; ++i) {
+  MBS_UNROLL for (int i = 0; i < N; ++i) {
     x[i] = y[i];
     f(i, y[i]);
   }
@@ -218,7 +235,7 @@ template <class Scalar, class Int, class F>
 MBS_HD_FORCEINLINE bool SolveFactored(const Scalar* a, const int* piv, const Scalar* invDiag, const Scalar* inverse,
                                       Int n, bool diagonal, const Real* b, Real* x, F&& f) {
   if (diagonal) {
-    for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
+    MBS_UNROLL for (int i = 0; i < n; ++i) x[i] = b[i] * a[i * n + i];
     return false;
   }
   switch (n) {
@@ -233,7 +250,7 @@ MBS_HD_FORCEINLINE bool SolveFactored(const Scalar* a, const int* piv, const Sca
     default: break;
   }
   if (x != b)
-    for (int i = 0; i < n; ++i) x[i] = b[i];
+    MBS_UNROLL for (int i = 0; i < n; ++i) x[i] = b[i];
   ApplyPivots(piv, n, x);
   SubstituteTransposed(a, invDiag, n, x);
   return false;
@@ -271,7 +288,7 @@ struct FixedLU {
     SetZero();
   }
   MBS_HD_INLINE void SetZero() {
-    for (int i = 0; i < Size() * Size(); ++i) a[i] = 0;
+    MBS_UNROLL for (int i = 0; i < Size() * Size(); ++i) a[i] = 0;
   }
   MBS_HD_INLINE void add(int i, int j, Real v) { a[i * Size() + j] += static_cast<Scalar>(v); }
   MBS_HD_INLINE bool Factorize() { return FactorizeForSolves(a, piv, invDiag, inverse, Size(), diagonal); }

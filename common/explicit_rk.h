@@ -315,8 +315,9 @@ template <class LA, class Observer> class ExplicitIntegrator {
   MBS_HD SolveInfo Run() {
     SolveInfo info;
     info.t = P_.startTime;
+    const LayoutView& L = L_;
     const bool constraintsOk =
-        L_.nConstraintNodes == 0 && (L_.nAE == 0 || !P_.eliminateConstraints || ConstraintsEliminable(L_, theta_));
+        L.nConstraintNodes == 0 && (L.nAE == 0 || !P_.eliminateConstraints || ConstraintsEliminable(L, theta_));
     if (!constraintsOk || !IsExplicitSolverType(P_.solverType) || P_.numberOfSteps <= 0) {
       info.status = SolveStatus::invalid_parameter;
       return info;

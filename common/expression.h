@@ -178,7 +178,7 @@ struct ExpressionHost {
 // Generated model code (common/codegen.cpp) defines, after its constant records kInts, the
 // function of its expressions by the offset of their programs in kInts.
 namespace mbsweep_model {
-MBS_HD inline mbsweep::Real Expression(int program, const mbsweep::Real* args, const mbsweep::Real* params);
+MBS_HD_INLINE_HINT mbsweep::Real Expression(int program, const mbsweep::Real* args, const mbsweep::Real* params);
 }
 #endif
 

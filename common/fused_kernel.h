@@ -49,7 +49,7 @@ struct FusedArgs {
 
 /// Start of system i's outputs: NaN values and no recorded signal rows; a skipped row (it
 /// broke a parameter rule) gets status invalid_parameter and false (nothing to run).
-__device__ inline bool BeginSystemOutputs(const FusedArgs& a, int i) {
+__device__ __forceinline__ bool BeginSystemOutputs(const FusedArgs& a, int i) {
   Real* out = a.values + static_cast<size_t>(i) * a.nValues;
   for (int k = 0; k < a.nValues; ++k) out[k] = Real(NAN);
   if (a.rec.rows > 0) a.rec.count[i] = 0;
@@ -63,15 +63,24 @@ __device__ inline bool BeginSystemOutputs(const FusedArgs& a, int i) {
 /// Theta row of system i: gathered from the columns into `local` (ThetaLocalBound values) if
 /// the chunk is stored by columns (consecutive threads read consecutive addresses), else the
 /// row in global memory.
-__device__ inline const Real* SystemTheta(const FusedArgs& a, int i, Real* local) {
+__device__ __forceinline__ const Real* SystemTheta(const FusedArgs& a, int i, Real* local) {
   if (!a.thetaByColumns) return a.theta + static_cast<size_t>(i) * a.nTheta;
   for (int k = 0; k < a.nTheta; ++k) local[k] = a.theta[static_cast<size_t>(k) * a.nSystems + i];
   return local;
 }
 
+/// Theta row of system i (N = a.nTheta values) gathered into `local` from rows or columns
+/// alike: with every call inlined (MBSWEEP_INLINE_ALL) its constant indices keep it in registers.
+template <int N>
+__device__ __forceinline__ void GatherTheta(const FusedArgs& a, int i, Real* local) {
+  MBS_UNROLL for (int k = 0; k < N; ++k)
+    local[k] = a.thetaByColumns ? a.theta[static_cast<size_t>(k) * a.nSystems + i]
+                                : a.theta[static_cast<size_t>(i) * a.nTheta + k];
+}
+
 /// The objective observer of system i with its theta row (recording its signal rows if asked).
 /// `a` must be the kernel's parameter (the observer refers to a.set).
-__device__ inline ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i, const Real* theta) {
+__device__ __forceinline__ ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int i, const Real* theta) {
   ObjectiveObserver<> obs(a.L, theta, a.set, a.signal);
   if (a.rec.rows > 0) {
     obs.signalOut = a.rec.data + static_cast<size_t>(i) * a.rec.rows * a.rec.width;
@@ -83,7 +92,8 @@ __device__ inline ObjectiveObserver<> MakeSystemObserver(const FusedArgs& a, int
 
 /// End of system i's run: counters, status, recorded rows, and the objective values of an ok
 /// run (the others stay NaN).
-__device__ inline void FinishSystemOutputs(const FusedArgs& a, int i, const SolveInfo& r, ObjectiveObserver<>& obs) {
+__device__ __forceinline__ void FinishSystemOutputs(const FusedArgs& a, int i, const SolveInfo& r,
+                                                    ObjectiveObserver<>& obs) {
   a.info[i] = r;
   a.status[i] = static_cast<int>(r.status);
   if (a.rec.rows > 0) a.rec.count[i] = obs.signalRows;
@@ -92,13 +102,18 @@ __device__ inline void FinishSystemOutputs(const FusedArgs& a, int i, const Solv
 
 /// One thread runs system blockIdx.x blockDim.x + threadIdx.x of the chunk: its outputs'
 /// start, its theta (ThetaLocal Reals of local memory for a chunk by columns), `run(theta,
-/// observer)` (the integrator, returning its SolveInfo) and its outputs' end.
-template <int ThetaLocal, class Run>
-__device__ inline void RunThreadSystem(const FusedArgs& a, Run run) {
+/// observer)` (the integrator, returning its SolveInfo) and its outputs' end. With `Gather`,
+/// theta (ThetaLocal Reals, the whole row) is gathered whichever way the chunk is stored.
+template <int ThetaLocal, bool Gather = false, class Run>
+__device__ __forceinline__ void RunThreadSystem(const FusedArgs& a, Run run) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= a.nSystems || !BeginSystemOutputs(a, i)) return;
   Real thetaLocal[ThetaLocal > 0 ? ThetaLocal : 1];
-  const Real* theta = SystemTheta(a, i, thetaLocal);
+  const Real* theta = thetaLocal;
+  if constexpr (Gather)
+    GatherTheta<ThetaLocal>(a, i, thetaLocal);
+  else
+    theta = SystemTheta(a, i, thetaLocal);
   ObjectiveObserver<> obs = MakeSystemObserver(a, i, theta);
   const SolveInfo r = run(theta, obs);
   FinishSystemOutputs(a, i, r, obs);

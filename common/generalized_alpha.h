@@ -120,6 +120,14 @@ MBS_HD_INLINE void Swap(Real*& a, Real*& b) {
   a = b;
   b = t;
 }
+/// Swaps the n values of a and b.
+MBS_HD_INLINE void SwapValues(Real* a, Real* b, int n) {
+  MBS_UNROLL for (int i = 0; i < n; ++i) {
+    const Real t = a[i];
+    a[i] = b[i];
+    b[i] = t;
+  }
+}
 MBS_HD_INLINE Real NormSq(const Real* x, int n) {
   Real s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * x[i];
@@ -338,14 +346,25 @@ class GeneralizedAlpha {
     return s;
   }
   /// The start-of-step arrays take the current state and the current arrays become the
-  /// iterate, which Predictor overwrites entirely: a pointer swap instead of a copy.
+  /// iterate, which Predictor overwrites entirely: a pointer swap instead of a copy. Where every
+  /// call is inlined (MBSWEEP_INLINE_ALL) the values are swapped instead: with pointers that
+  /// never change, a small model's state stays in registers, where a swap costs nothing.
   MBS_HD void SaveStepStart() {
+#if defined(MBSWEEP_INLINE_ALL)
+    detail::SwapValues(w_.q, w_.qn, n2_);
+    detail::SwapValues(w_.v, w_.vn, n2_);
+    detail::SwapValues(w_.a, w_.an, n2_);
+    detail::SwapValues(w_.aAlg, w_.aAlgN, n2_);
+    detail::SwapValues(w_.y, w_.yn, n1_);
+    detail::SwapValues(w_.yt, w_.ytn, n1_);
+#else
     detail::Swap(w_.q, w_.qn);
     detail::Swap(w_.v, w_.vn);
     detail::Swap(w_.a, w_.an);
     detail::Swap(w_.aAlg, w_.aAlgN);
     detail::Swap(w_.y, w_.yn);
     detail::Swap(w_.yt, w_.ytn);
+#endif
   }
   /// Back to the start of the step (after a rejected step).
   MBS_HD void RestoreStepStart() { SaveStepStart(); }
@@ -468,11 +487,12 @@ class GeneralizedAlpha {
       // After a rejected attempt the reference solver starts the retry from the algorithmic
       // accelerations its failed predictor left (it restores them at the start of the step only
       // for a Newton restart); they are in w_.aAlg then (RejectStep, SaveStepStart).
-      const Real* base = predictFromRejected_ ? w_.aAlg : w_.aAlgN;
+      // a choice per value, not between pointers: no pointer into the workspace depends on data
+      const bool fromRejected = predictFromRejected_;
       predictFromRejected_ = false;
       MBS_NO_OVERLAP
       for (int i = 0; i < n2_; ++i) {
-        const Real b = base[i];
+        const Real b = fromRejected ? w_.aAlg[i] : w_.aAlgN[i];
         w_.q[i] = w_.qn[i] + h * w_.vn[i] + h * h * (0.5 - beta_) * b;
         w_.v[i] = w_.vn[i] + h * (1 - gamma_) * b;
         w_.aAlg[i] = (alphaF_ * w_.an[i] - alphaM_ * b) / (1 - alphaM_);
@@ -563,7 +583,8 @@ class GeneralizedAlpha {
   MBS_HD_COLD bool BeginRun() {
     t_ = P_.startTime;
     // the loads that depend on theta only, once per run (ComputeODE2RHSFromConstant)
-    constantForces_ = L_.nConstantForces > 0 && ComputeConstantODE2Forces(L_, theta_, w_.fConstant);
+    const LayoutView& L = L_;
+    constantForces_ = L.nConstantForces > 0 && ComputeConstantODE2Forces(L, theta_, w_.fConstant);
     variableForces_ = !VariableForcesVanish(L_, theta_);
     for (int i = 0; i < n1_; ++i) w_.yt[i] = 0;
     for (int i = 0; i < nA_; ++i) w_.lambda[i] = 0;

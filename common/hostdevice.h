@@ -4,9 +4,18 @@
 /// expands to `__host__ __device__`, under a host compiler to nothing.
 #pragma once
 
-#if defined(__CUDACC__)
+/// MBS_HD_INLINE forces inlining where MBS_HD_INLINE_HINT leaves it to the compiler.
+#if defined(__CUDACC__) && defined(MBSWEEP_INLINE_ALL)
+/// A generated thread-per-system kernel of a small model (common/codegen.h) inlines everything:
+/// with the layout's constants folded, its loops unroll and its arrays become registers.
+#define MBS_HD __host__ __device__ __forceinline__
+#define MBS_HD_INLINE __host__ __device__ __forceinline__
+#define MBS_HD_INLINE_HINT __host__ __device__ __forceinline__
+#define MBS_HD_NOINLINE __host__ __device__ __forceinline__
+#elif defined(__CUDACC__)
 #define MBS_HD __host__ __device__
 #define MBS_HD_INLINE __host__ __device__ __forceinline__
+#define MBS_HD_INLINE_HINT __host__ __device__ inline
 /// Large physics functions: kept out of line in device code, so that each kernel
 /// instantiation calls one copy instead of inlining it at every call site (this bounds the
 /// device compile time; the calls are cheap compared to the functions' work). `inline` keeps
@@ -15,6 +24,7 @@
 #else
 #define MBS_HD
 #define MBS_HD_INLINE inline
+#define MBS_HD_INLINE_HINT inline
 #define MBS_HD_NOINLINE inline
 #endif
 
@@ -31,7 +41,9 @@
 /// Rarely taken paths of the integrators (the start of a run, rejected steps, Newton
 /// restarts): out of line on the host and the device, so that the hot Newton loop around
 /// them stays small where the integrator is inlined into its caller.
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && defined(MBSWEEP_INLINE_ALL)
+#define MBS_HD_COLD __host__ __device__ __forceinline__
+#elif defined(__CUDACC__)
 #define MBS_HD_COLD __host__ __device__ __noinline__
 #elif defined(__GNUC__)
 #define MBS_HD_COLD __attribute__((noinline, cold))
@@ -39,15 +51,25 @@
 #define MBS_HD_COLD
 #endif
 
-/// Host/device function kept out of line in host builds only: an integrator's Run(), so that
-/// the host compiler does not spend its inlining budget on the one call per system (the
-/// kernels inline it as before).
-#if defined(__CUDACC__)
-#define MBS_HD_HOST_NOINLINE __host__ __device__
+/// Host/device function kept out of line in host builds only (`inline` included): an
+/// integrator's Run(), so that the host compiler does not spend its inlining budget on the one
+/// call per system (the kernels inline it as before).
+#if defined(__CUDACC__) && defined(MBSWEEP_INLINE_ALL)
+#define MBS_HD_HOST_NOINLINE __host__ __device__ __forceinline__
+#elif defined(__CUDACC__)
+#define MBS_HD_HOST_NOINLINE __host__ __device__ inline
 #elif defined(__GNUC__)
-#define MBS_HD_HOST_NOINLINE __attribute__((noinline))
+#define MBS_HD_HOST_NOINLINE __attribute__((noinline)) inline
 #else
-#define MBS_HD_HOST_NOINLINE
+#define MBS_HD_HOST_NOINLINE inline
+#endif
+
+/// Before a loop over a model's items or their coordinates: unrolled where every call is inlined
+/// (MBSWEEP_INLINE_ALL), so that the layout's constants index registers, not local memory.
+#if defined(__CUDACC__) && defined(MBSWEEP_INLINE_ALL)
+#define MBS_UNROLL _Pragma("unroll")
+#else
+#define MBS_UNROLL
 #endif
 
 /// Marks a loop over distinct workspace arrays (state, residual, increments) as free of

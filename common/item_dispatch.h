@@ -423,6 +423,25 @@ MBS_HD_NOINLINE bool ConstantBodyMass(const LayoutView& L, const Real* theta, in
   return true;
 }
 
+/// If body obj's mass matrix is constant for its parameters, adds its entries to sink M and
+/// returns true; false otherwise. Through ConstantBodyMass's list, except where every call is
+/// inlined (MBSWEEP_INLINE_ALL): there straight into the sink, as a list whose length depends
+/// on the parameters would stay in local memory.
+template <class Sink> MBS_HD_INLINE bool AddConstantBodyMass(const LayoutView& L, const Real* theta, int obj, Sink& M) {
+#if defined(MBSWEEP_INLINE_ALL)
+  if (!BodyMassIsConstant(L, theta, obj)) return false;
+  const ObjectRecord o = GetObjectRecord(L, obj);
+  DispatchObject<AddConstantMassHook>(static_cast<ObjectKind>(L.object[obj].kind), theta + L.object[obj].theta,
+                                      o.ltgODE2, o.nLocalODE2, M);
+  return true;
+#else
+  BodyMassEntries constant;
+  if (!ConstantBodyMass(L, theta, obj, constant)) return false;
+  for (int e = 0; e < constant.n; ++e) M.add(constant.row[e], constant.col[e], constant.value[e]);
+  return true;
+#endif
+}
+
 /// Local mass matrix of a body whose mass matrix depends on the coordinates (its item's
 /// LocalMass); Mloc has nLocalODE2^2 entries, row-major.
 MBS_HD_NOINLINE void ObjectLocalMass(const LayoutView& L, const Real* theta, const Real* q, int obj, Real* Mloc) {

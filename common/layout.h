@@ -68,13 +68,17 @@ struct LayoutView {
 };
 
 /// Code generated for one model (common/codegen.h) defines MBSWEEP_MODEL_LAYOUT as its
-/// constexpr LayoutView before it includes the integrators: they and the objective observer
-/// then hold the layout and its sizes as compile-time constants instead of members, every call
-/// passes the one constant, and the compiler can fold the structure (counts, kinds, indices)
-/// where it inlines. Without it (the interpreter, the CUDA kernels) they are members set from the
-/// constructor's layout.
+/// constexpr LayoutView before any header: the integrators and the objective observer then hold
+/// the layout and its sizes as compile-time constants instead of members, every call passes the
+/// one constant, and the compiler can fold the structure (counts, kinds, indices) where it
+/// inlines. The layout member is then a static mbsweep_model::ModelLayout, which the generated
+/// source defines after its constants: without state, it converts to the constant at compile
+/// time (device code cannot read a static reference member, and a conversion through `this`
+/// kept the integrator's object, and with it the whole workspace, in a kernel's local memory).
+/// Without it (the interpreter and its kernels) they are members set from the constructor's
+/// layout.
 #ifdef MBSWEEP_MODEL_LAYOUT
-#define MBS_LAYOUT_MEMBER(name) static constexpr const LayoutView& name = MBSWEEP_MODEL_LAYOUT
+#define MBS_LAYOUT_MEMBER(name) static constexpr mbsweep_model::ModelLayout name{}
 #define MBS_LAYOUT_SIZE_MEMBER(name, field) static constexpr int name = MBSWEEP_MODEL_LAYOUT.field
 #define MBS_LAYOUT_INIT(name, value)
 #define MBS_LAYOUT_SIZE_INIT(name, value)

@@ -173,7 +173,7 @@ struct ObjectiveAccumulator {
   MBS_HD void Reset(const ObjectiveSet& s, const Real* data) {
     set = &s;
     signalData = data;
-    for (int i = 0; i < kObserverObjectives; ++i) {
+    MBS_UNROLL for (int i = 0; i < kObserverObjectives; ++i) {
       acc[i] = 0;
       prevT[i] = 0;
       prevV[i] = 0;
@@ -249,7 +249,8 @@ struct ObjectiveAccumulator {
   /// returns the number of values written (set->NumValues()).
   MBS_HD int Finalize(Real* out) const {
     Real sum = 0;
-    for (int i = 0; i < set->count; ++i) {
+    MBS_UNROLL for (int i = 0; i < kObserverObjectives; ++i) {
+      if (i >= set->count) break;
       out[i] = Value(i);
       sum += set->objective[i].weight * out[i];
     }
@@ -320,6 +321,44 @@ struct ObjectiveObserver {
   /// Writes the objective values (see ObjectiveAccumulator::Finalize).
   MBS_HD int Finalize(Real* out) const { return acc.Finalize(out); }
 
+#if defined(MBSWEEP_INLINE_ALL)
+  /// Samples every objective at state s. Where every call is inlined (a generated kernel), each
+  /// objective reads its sensor through a dispatch over the model's sensors instead of a plan:
+  /// with constant indices throughout, the state, theta and the accumulators stay in registers.
+  /// A sensor that two objectives share is evaluated for each.
+  MBS_HD void SampleAll(const StateView& s) {
+    const ObjectiveSet& set = *acc.set;
+    Real* row = signalOut && signalRows < signalCapacity && samples % signalStride == 0
+                    ? signalOut + static_cast<long>(signalRows) * (1 + set.count)
+                    : nullptr;
+    if (row) row[0] = s.t;
+    MBS_UNROLL for (int j = 0; j < kObserverObjectives; ++j) {
+      if (j >= set.count) break;
+      const Real value = SensorValue(s, set.objective[j].sensor, set.objective[j].component);
+      acc.Sample(j, s.t, value);
+      if (row) row[1 + j] = value;
+    }
+    if (row) ++signalRows;
+    ++samples;
+  }
+
+ private:
+  /// Value `component` of sensor `sensor` at state s (NaN if the sensor has no such value).
+  MBS_HD Real SensorValue(const StateView& s, int sensor, int component) const {
+    const LayoutView& layout = L;
+    Real value = Real(NAN);
+    MBS_UNROLL for (int k = 0; k < layout.nSensors; ++k)
+      if (k == sensor) {
+        Real buf[kMaxSensorValues];
+        const int nv = SensorOutput(layout, theta, s, k, buf, kMaxSensorValues);
+        MBS_UNROLL for (int c = 0; c < kMaxSensorValues; ++c)
+          if (c == component && c < nv) value = buf[c];
+      }
+    return value;
+  }
+  MBS_HD void MakePlans(const ObjectiveSet&) {}
+};
+#else
   /// Samples every objective at state s (sensors evaluated once each, by their plans).
   MBS_HD void SampleAll(const StateView& s) {
     const ObjectiveSet& set = *acc.set;
@@ -366,5 +405,6 @@ struct ObjectiveObserver {
     }
   }
 };
+#endif
 
 }  // namespace mbsweep

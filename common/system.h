@@ -234,14 +234,12 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
 /// Assembles the mass matrix into sink M (entries are added; the caller zeroes M).
 template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real* q, Sink& M) {
   Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
-  for (int i = 0; i < L.nObjects; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
-    BodyMassEntries constant;
-    if (IsMassBody(k) && ConstantBodyMass(L, theta, i, constant)) {
-      for (int e = 0; e < constant.n; ++e) M.add(constant.row[e], constant.col[e], constant.value[e]);
-    } else if (CoordinateDependentMass(k)) {  // the other bodies' mass is constant
+    if (IsMassBody(k) && AddConstantBodyMass(L, theta, i, M)) continue;
+    if (CoordinateDependentMass(k)) {  // the other bodies' mass is constant
       ObjectLocalMass(L, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)
@@ -262,7 +260,7 @@ template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const R
 /// parameters (ConstantMass; a planar rigid body's centre of mass at the node), hence per system.
 MBS_HD_NOINLINE bool MassMatrixIsConstant(const LayoutView& L, const Real* theta) {
   if (L.constantMassMatrix) return true;
-  for (int i = 0; i < L.nObjects; ++i)
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i)
     if (CoordinateDependentMass(static_cast<ObjectKind>(L.object[i].kind)) && !VaryingBodyMassIsConstant(L, theta, i))
       return false;
   return true;
@@ -281,7 +279,7 @@ static_assert(ObjectItemCount(ObjectCategory::CoordinateConnector) == 1,
 /// Host only; called when a model is compiled.
 inline std::vector<int> BuildForceList(const LayoutView& L) {
   std::vector<int> e;
-  for (int i = 0; i < L.nObjects; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
@@ -295,7 +293,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
     }
   }
-  for (int i = 0; i < L.nLoads; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nLoads; ++i) {
     const LoadKind lk = static_cast<LoadKind>(L.load[i].kind);
     if (lk == LoadKind::MassProportional) {
       const int body = GetMarkerRecord(L, GetLoadRecord(L, i).marker).target;
@@ -323,7 +321,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
 /// compiled.
 inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, std::vector<int>& constant,
                            std::vector<int>& variable) {
-  for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
+  MBS_UNROLL for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
     const ForceEntry k = static_cast<ForceEntry>(e[0]);
     bool fixed = false;
     if (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) {
@@ -351,7 +349,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
                                         const Real* q, const Real* v, Real loadFactor, Real* f,
                                         TimeFunctionCache* cache) {
   Real loc[kMaxConnectorCoords];
-  for (int j = 0; j < count; ++j, e += kForceEntryInts) {
+  MBS_UNROLL for (int j = 0; j < count; ++j, e += kForceEntryInts) {
     const int i = e[1];
     switch (static_cast<ForceEntry>(e[0])) {
       case ForceEntry::CoordinateSpringDamper: {    // applied directly to the two coordinates
@@ -439,7 +437,7 @@ MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real
 /// use ComputeODE2RHS.
 MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* theta, Real* f) {
   const int* e = L.ints + L.constantForceList;
-  for (int j = 0; j < L.nConstantForces; ++j, e += kForceEntryInts) {
+  MBS_UNROLL for (int j = 0; j < L.nConstantForces; ++j, e += kForceEntryInts) {
     Real mass;
     int n;
     if (static_cast<ForceEntry>(e[0]) == ForceEntry::BodyMassLoad && !BodyMassLoadAtNode(L, theta, e[2], mass, n))
@@ -457,7 +455,7 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
 /// of mass at its node). ComputeODE2RHSFromConstant is then fConstant itself.
 MBS_HD_INLINE bool VariableForcesVanish(const LayoutView& L, const Real* theta) {
   const int* e = L.ints + L.variableForceList;
-  for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts)
+  MBS_UNROLL for (int j = 0; j < L.nVariableForces; ++j, e += kForceEntryInts)
     if (static_cast<ForceEntry>(e[0]) != ForceEntry::LocalObject || LocalEntryHasRHS(L, theta, e)) return false;
   return true;
 }
@@ -476,7 +474,7 @@ MBS_HD_NOINLINE void ComputeODE2RHSFromConstant(const LayoutView& L, const Real*
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).
 MBS_HD_NOINLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real /*t*/, const Real* y, Real* f1) {
   for (int i = 0; i < L.nODE1; ++i) f1[i] = 0;
-  for (int i = 0; i < L.nObjects; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
     if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     const int n = o.nLocalODE1;
@@ -493,7 +491,7 @@ MBS_HD_NOINLINE void ComputeODE1RHS(const LayoutView& L, const Real* theta, Real
 
 /// Adds factor * df1/dy into sink J (ODE1 block, ODE1 indices).
 template <class Sink> MBS_HD void ComputeODE1RHSJacobian(const LayoutView& L, const Real* theta, Real factor, Sink& J) {
-  for (int i = 0; i < L.nObjects; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
     if (static_cast<ObjectKind>(L.object[i].kind) != ObjectKind::GenericODE1) continue;
     const ObjectRecord o = GetObjectRecord(L, i);
     if (!o.extra[0]) continue;
@@ -519,7 +517,7 @@ template <class Sink>
 MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real t, Real* q, Real* v, Real loadFactor,
                                    Real factorQ, Real factorV, const NumDiff& nd, bool withLoads, Sink& J) {
   Real f0[kMaxConnectorCoords], f1[kMaxConnectorCoords];
-  for (int i = 0; i < L.nObjects; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     const int n = o.nLocalODE2;
@@ -596,7 +594,7 @@ MBS_HD void ComputeODE2RHSJacobian(const LayoutView& L, const Real* theta, Real 
   }
   if (!ModelHasLocalLoads() || !withLoads || factorQ == 0) return;
   // loads: forward differences of the node-local load vector with respect to q
-  for (int i = 0; i < L.nLoads; ++i) {
+  MBS_UNROLL for (int i = 0; i < L.nLoads; ++i) {
     if (static_cast<LoadKind>(L.load[i].kind) == LoadKind::Coordinate) continue;
     Real g0[kMaxNodeCoords], g1[kMaxNodeCoords];
     int first, n;

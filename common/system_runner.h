@@ -80,7 +80,7 @@ template <int Capacity, class Observer, bool Exact = false>
 MBS_HD SolveInfo RunGeneralizedAlphaSystem(const LayoutView& L, const Real* theta, const GeneralizedAlphaParameters& P,
                                            Real* work, FixedLU<Capacity, Real, Exact>& la, Observer& obs) {
   const int size = GeneralizedAlphaWorkSize(L);
-  for (int i = 0; i < size; ++i) work[i] = 0;
+  MBS_UNROLL for (int i = 0; i < size; ++i) work[i] = 0;
   GeneralizedAlphaWork w;
   MakeGeneralizedAlphaWork(L, work, w);
   InitialStateFromTheta(L, theta, w.q, w.v, w.y);
@@ -99,7 +99,7 @@ MBS_HD SolveInfo RunExplicitSystem(const LayoutView& L, const Real* theta, const
                                    FixedLU<Capacity, Real, Exact>& la, Observer& obs) {
   const int n2 = L.nODE2, n1 = L.nODE1;
   const int size = ExplicitWorkSize(P.solverType, n2, n1);
-  for (int i = 0; i < size; ++i) work[i] = 0;
+  MBS_UNROLL for (int i = 0; i < size; ++i) work[i] = 0;
   ExplicitWork w = MakeExplicitWork(P.solverType, n2, n1, work);
   InitialStateFromTheta(L, theta, w.Y, w.Y + n2, w.Y + 2 * n2);
   la.Resize(n2);

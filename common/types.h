@@ -116,7 +116,7 @@ MBS_HD_INLINE Mat3 Skew(const Vec3& a) {
 struct CosSinPair {
   Real cosine, sine;
 };
-MBS_HD_HOST_NOINLINE inline CosSinPair CosSin(Real x) {
+MBS_HD_HOST_NOINLINE CosSinPair CosSin(Real x) {
 #if defined(__CUDA_ARCH__)
   CosSinPair p;
   sincos(x, &p.sine, &p.cosine);

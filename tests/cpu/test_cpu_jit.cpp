@@ -82,7 +82,8 @@ TEST(CodeGeneration, LayoutSourceHoldsEveryField) {
 // which then drops the other items from the dispatches (ModelHasKind): the pendulum's four
 // object kinds, its gravity load's kind and its one sensor kind, no others; the most values
 // one of its sensors has, the size of the objectives' sensor buffer (common/outputs.h); and the
-// objectives its observers hold, 3 rounded up to 4 (common/objectives.h).
+// objectives its observers hold, 3 rounded up to 4 (common/objectives.h); and the constant layout
+// (common/layout.h: the integrators then hold it as a compile-time constant, not a member).
 TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   const test::BatchFixture f = test::PendulumBatchFixture();
   const std::string s = LayoutSource(f.layout, 3);
@@ -103,6 +104,8 @@ TEST(CodeGeneration, LayoutSourceNamesTheModelsKindsFirst) {
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_SENSOR_VALUES"), s.find("#include"));
   EXPECT_NE(s.find("#define MBSWEEP_MODEL_OBJECTIVES 4\n"), std::string::npos);
   EXPECT_LT(s.find("#define MBSWEEP_MODEL_OBJECTIVES"), s.find("#include"));
+  EXPECT_LT(s.find("#define MBSWEEP_MODEL_LAYOUT mbsweep_model::kLayout\n"), s.find("#include"));
+  EXPECT_NE(s.find("struct ModelLayout {"), std::string::npos) << s;
   const int bounds[] = {1, 1, 2, 4, 4, 8, 8, 8, 8};  // ObjectiveBound(0..8)
   for (int count = 0; count <= kMaxObjectives; ++count) EXPECT_EQ(ObjectiveBound(count), bounds[count]) << count;
 }
@@ -125,6 +128,23 @@ TEST(CodeGeneration, ExpressionFunctionWithOrWithoutExpressions) {
   EXPECT_EQ(cases(none), 0) << none;
   EXPECT_EQ(none.find("switch"), std::string::npos) << none;
   EXPECT_EQ(cases(eleven), 11) << eleven;
+}
+
+// A generalized-alpha thread kernel of up to 8 unknowns (the oscillator's 3) inlines every call
+// and gathers its whole theta row, so that the system stays in registers; the slider-crank's (21
+// unknowns), explicit and warp kernels do not.
+TEST(CodeGeneration, SmallModelsThreadKernelsKeepTheSystemInRegisters) {
+  const Layout oscillator = test::OscillatorFixture().layout, sliderCrank = test::SliderCrankFixture().layout;
+  const std::string small = CudaModelSource(oscillator, false, 2);
+  EXPECT_LT(small.find("#define MBSWEEP_INLINE_ALL\n"), small.find("#include")) << small;
+  EXPECT_NE(small.find("constexpr int kThetaLocal = " + std::to_string(oscillator.View().nTheta) + ";"),
+            std::string::npos);
+  EXPECT_NE(small.find("RunThreadSystem<kThetaLocal, true>("), std::string::npos) << small;
+  for (const std::string& s : {CudaModelSource(oscillator, true, 2), CudaModelSource(sliderCrank, false, 2),
+                               CudaModelSource(oscillator, false, 2, true)}) {
+    EXPECT_EQ(s.find("MBSWEEP_INLINE_ALL"), std::string::npos) << s;
+    EXPECT_EQ(s.find("RunThreadSystem<kThetaLocal, true>"), std::string::npos);
+  }
 }
 
 // The generated CUDA kernels' workspace is what their model needs, not the interpreter's bound of
@@ -175,6 +195,34 @@ TEST(CpuJit, ObserversHoldTheBatchsObjectives) {
     ASSERT_EQ(p.NumValues(), count + 1);
     ExpectCompiledEqualsInterpreter(p);
   }
+}
+
+// The code paths of the generated CUDA kernels that keep a small model's system in registers
+// (MBSWEEP_INLINE_ALL: pivots and step-start states swapped by value, each objective's sensor
+// read through a dispatch over the model's sensors, constant body masses added straight into the
+// matrix; common/codegen.h) compiled for the host through the JIT's extra flags: on the pendulum
+// grid with failures and 8 objectives on one sensor, the index-2 slider-crank (pivoting, 21
+// unknowns) and the expression model they give the interpreter's results. Run in a process of its
+// own (ctest runs each test so): the flags are read once per process.
+TEST(CpuJit, RegisterKernelPathsEqualTheInterpreter) {
+  ::setenv("MBSWEEP_JIT_FLAGS", "-DMBSWEEP_INLINE_ALL", 1);
+  const test::BatchFixture pendulum = test::PendulumBatchFixture();
+  BatchProblem grid = test::PendulumGridWithFailures(pendulum, 12);
+  ObjectiveSetDescription d;
+  const char* kinds[] = {"FinalValue", "Max", "Min", "MaxAbs", "Mean", "RMS", "Integral", "FinalValue"};
+  for (int j = 0; j < 8; ++j) {
+    ObjectiveDescription o;
+    o.kind = kinds[j];
+    o.sensor = pendulum.sensor;
+    o.component = j % 3;
+    d.objectives.push_back(o);
+  }
+  grid.objectives = BuildObjectives(d, pendulum.layout, pendulum.theta0);
+  ExpectCompiledEqualsInterpreter(grid);
+  ExpectCompiledEqualsInterpreter(test::SliderCrankBatch(test::SliderCrankFixture()));
+  const test::BatchFixture expressions = test::ExpressionFixture();
+  ExpectCompiledEqualsInterpreter(test::ExpressionBatch(expressions, DynamicSolverType::GeneralizedAlpha));
+  ::unsetenv("MBSWEEP_JIT_FLAGS");
 }
 
 // A pendulum grid with invalid rows (negative mass) and absurd stiffnesses (Newton failures):

@@ -1,12 +1,13 @@
 // The CUDA kernels generated per model (common/codegen.h: CudaModelSource) and compiled by NVRTC
 // (cuda/nvrtc_model.h). Without a device: NVRTC compiles a model from the embedded headers
 // alone into a cubin with ptxas's resource report, caches it, and refuses an architecture it
-// does not know. With a device: the generated thread-per-system kernel (`cuda-thread`) gives the
-// interpreter's kernel's results (`cuda-interp-thread`) to 1e-13 relative, and so does the
-// generated warp-per-system kernel (`cuda`, against `cuda-interp`) on the models it runs, with the same
-// statuses and counters, on a pendulum grid with invalid rows and Newton failures, the 3D
-// Euler-parameter chain, the index-2 slider-crank, a model with eleven expressions and an
-// explicit RK44 batch. The compiled kernels go to the build tree's cache (tests/CMakeLists.txt).
+// does not know; the small oscillator's kernel needs no stack. With a device: the generated
+// thread-per-system kernel (`cuda-thread`) gives the interpreter's kernel's results
+// (`cuda-interp-thread`) to 1e-13 relative, and so does the generated warp-per-system kernel
+// (`cuda`, against `cuda-interp`) on the models it runs, with the same statuses and counters,
+// on a pendulum grid with invalid rows and Newton failures, the 3D Euler-parameter chain, the
+// index-2 slider-crank, a model with eleven expressions and an explicit RK44 batch. The
+// compiled kernels go to the build tree's cache (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,6 +56,20 @@ TEST(NvrtcModel, CompilesTheWarpKernel) {
   const auto thread = CompileCudaModel(f.layout, false, 2, "sm_90", &why);
   ASSERT_TRUE(thread) << why;
   EXPECT_NE(warp->key, thread->key);
+}
+
+// The oscillator's generalized-alpha thread kernel (3 unknowns, 2 objectives: what `cuda` runs
+// for it) keeps the whole system in registers: ptxas reports no stack frame and no spills (the
+// interpreter's kernel: 13 KB of stack per thread, bench/RESULTS.md section 10).
+TEST(NvrtcModel, SmallModelsKernelHasNoStack) {
+  const test::BatchFixture f = test::OscillatorFixture();
+  std::string why;
+  const auto binary = CompileCudaModel(f.layout, false, 2, "sm_90", &why);
+  ASSERT_TRUE(binary) << why;
+  EXPECT_GT(binary->registers, 0) << binary->log;
+  EXPECT_EQ(binary->stackBytes, 0) << binary->log;
+  EXPECT_EQ(binary->spillStores, 0) << binary->log;
+  EXPECT_EQ(binary->spillLoads, 0) << binary->log;
 }
 
 TEST(NvrtcModel, RefusesAnUnknownArchitecture) {
