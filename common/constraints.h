@@ -106,8 +106,8 @@ MBS_HD_NOINLINE void AddConstraintReactions(const LayoutView& L, const Real* the
 namespace detail {
 /// The residual part of AddConstraintReactionsAndAE for Euler-parameter node i.
 MBS_HD_HOST_NOINLINE void NodeConstraintResidual(const LayoutView& L, const Real* theta, const Real* q,
-                                                        const Real* v, const Real* lambda, bool index2, int i, Real* f,
-                                                        Real* c) {
+                                                 const Real* v, const Real* lambda, bool index2, int i, Real* f,
+                                                 Real* c) {
   ConstraintEval e;
   const NodeRecord nr = GetNodeRecord(L, i);
   NodeConstraintLocal(L, theta, q, v, i, index2, e);
@@ -118,8 +118,8 @@ MBS_HD_HOST_NOINLINE void NodeConstraintResidual(const LayoutView& L, const Real
 /// (ConstraintLocal). Out of line on the host, so that its large frame stays out of the planar
 /// joints' loop.
 MBS_HD_HOST_NOINLINE void GeneralConstraintResidual(const LayoutView& L, const Real* theta, Real t,
-                                                           const Real* q, const Real* v, const Real* lambda,
-                                                           bool index2, int i, Real* f, Real* c) {
+                                                    const Real* q, const Real* v, const Real* lambda, bool index2,
+                                                    int i, Real* f, Real* c) {
   ConstraintEval e;  // every row of c belongs to one node or constraint object: all are written
   const ObjectRecord o = GetObjectRecord(L, i);
   ConstraintLocal(L, theta, t, q, v, i, index2, e);

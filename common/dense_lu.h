@@ -9,8 +9,8 @@
 namespace mbsweep {
 
 namespace detail {
-/// Swaps entries k and p >= k of x, each `stride` apart, `count` times (rows of a row-major
-/// matrix: stride 1, count n; a vector: count 1). Where every call is inlined
+/// Swaps blocks k and p >= k of `width` values each in x (rows of a row-major n x n matrix:
+/// width n; entries of a vector: width 1). Where every call is inlined
 /// (MBSWEEP_INLINE_ALL) p is compared with each candidate instead of indexing with it: with no
 /// index taken from data, a small model's matrix and vectors stay in registers.
 template <class Scalar, class Int>
@@ -207,11 +207,11 @@ MBS_HD_FORCEINLINE void MultiplyInverse(const Scalar* inverse, const Real* b, Re
   constexpr int P = R / 2;
   const Pair* col = static_cast<const Pair*>(__builtin_assume_aligned(inverse, 16));
   Pair y[P] = {};
-  MBS_UNROLL for (int j = 0; j < N; ++j) {
+  for (int j = 0; j < N; ++j) {
     const Pair bj = {b[j], b[j]};
-    MBS_UNROLL for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
+    for (int p = 0; p < P; ++p) y[p] += col[j * P + p] * bj;
   }
-  MBS_UNROLL for (int i = 0; i < N; ++i) {
+  for (int i = 0; i < N; ++i) {
     x[i] = y[i / 2][i % 2];
     f(i, y[i / 2][i % 2]);
   }

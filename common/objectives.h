@@ -321,28 +321,44 @@ struct ObjectiveObserver {
   /// Writes the objective values (see ObjectiveAccumulator::Finalize).
   MBS_HD int Finalize(Real* out) const { return acc.Finalize(out); }
 
-#if defined(MBSWEEP_INLINE_ALL)
-  /// Samples every objective at state s. Where every call is inlined (a generated kernel), each
-  /// objective reads its sensor through a dispatch over the model's sensors instead of a plan:
-  /// with constant indices throughout, the state, theta and the accumulators stay in registers.
-  /// A sensor that two objectives share is evaluated for each.
+  /// Samples every objective at state s: sensors evaluated once each, by their plans. Where
+  /// every call is inlined (MBSWEEP_INLINE_ALL: a small model's generated kernel) each objective
+  /// reads its sensor through a dispatch over the model's sensors instead (SensorValue): with
+  /// constant indices throughout, the state, theta and the accumulators stay in registers; a
+  /// sensor that two objectives share is then evaluated for each.
   MBS_HD void SampleAll(const StateView& s) {
     const ObjectiveSet& set = *acc.set;
     Real* row = signalOut && signalRows < signalCapacity && samples % signalStride == 0
                     ? signalOut + static_cast<long>(signalRows) * (1 + set.count)
                     : nullptr;
     if (row) row[0] = s.t;
+#if defined(MBSWEEP_INLINE_ALL)
     MBS_UNROLL for (int j = 0; j < kObserverObjectives; ++j) {
       if (j >= set.count) break;
       const Real value = SensorValue(s, set.objective[j].sensor, set.objective[j].component);
       acc.Sample(j, s.t, value);
       if (row) row[1 + j] = value;
     }
+#else
+    Real buf[kMaxSensorValues];
+    for (int k = 0; k < nPlans; ++k) {
+      const int nv = EvaluateSensorPlan(plan[k], L, theta, s, buf, planValues[k]);
+      for (int j = 0; j < set.count; ++j) {
+        if (planOf[j] != k) continue;
+        const ObjectiveSpec& o = set.objective[j];
+        const bool ok = o.component >= 0 && o.component < nv && o.component < planValues[k];
+        const Real value = ok ? buf[o.component] : Real(NAN);
+        acc.Sample(j, s.t, value);
+        if (row) row[1 + j] = value;
+      }
+    }
+#endif
     if (row) ++signalRows;
     ++samples;
   }
 
  private:
+#if defined(MBSWEEP_INLINE_ALL)
   /// Value `component` of sensor `sensor` at state s (NaN if the sensor has no such value).
   MBS_HD Real SensorValue(const StateView& s, int sensor, int component) const {
     const LayoutView& layout = L;
@@ -357,32 +373,7 @@ struct ObjectiveObserver {
     return value;
   }
   MBS_HD void MakePlans(const ObjectiveSet&) {}
-};
 #else
-  /// Samples every objective at state s (sensors evaluated once each, by their plans).
-  MBS_HD void SampleAll(const StateView& s) {
-    const ObjectiveSet& set = *acc.set;
-    Real* row = signalOut && signalRows < signalCapacity && samples % signalStride == 0
-                    ? signalOut + static_cast<long>(signalRows) * (1 + set.count)
-                    : nullptr;
-    if (row) row[0] = s.t;
-    Real buf[kMaxSensorValues];
-    for (int k = 0; k < nPlans; ++k) {
-      const int nv = EvaluateSensorPlan(plan[k], L, theta, s, buf, planValues[k]);
-      for (int j = 0; j < set.count; ++j) {
-        if (planOf[j] != k) continue;
-        const ObjectiveSpec& o = set.objective[j];
-        const bool ok = o.component >= 0 && o.component < nv && o.component < planValues[k];
-        const Real value = ok ? buf[o.component] : Real(NAN);
-        acc.Sample(j, s.t, value);
-        if (row) row[1 + j] = value;
-      }
-    }
-    if (row) ++signalRows;
-    ++samples;
-  }
-
- private:
   /// One plan per distinct sensor of the set, in the order of first use; planValues[k]: the
   /// values needed (up to the largest component its objectives read); planOf[j]: objective j's.
   SensorPlan plan[kObserverObjectives];
@@ -404,7 +395,7 @@ struct ObjectiveObserver {
       if (planValues[k] > kMaxSensorValues) planValues[k] = kMaxSensorValues;
     }
   }
-};
 #endif
+};
 
 }  // namespace mbsweep

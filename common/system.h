@@ -279,7 +279,7 @@ static_assert(ObjectItemCount(ObjectCategory::CoordinateConnector) == 1,
 /// Host only; called when a model is compiled.
 inline std::vector<int> BuildForceList(const LayoutView& L) {
   std::vector<int> e;
-  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
+  for (int i = 0; i < L.nObjects; ++i) {
     const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
     const ObjectRecord o = GetObjectRecord(L, i);
     if (k == ObjectKind::ConnectorCoordinateSpringDamper) {
@@ -293,7 +293,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
       e.insert(e.end(), {static_cast<int>(ForceEntry::GenericODE2), i, 0, 0});
     }
   }
-  MBS_UNROLL for (int i = 0; i < L.nLoads; ++i) {
+  for (int i = 0; i < L.nLoads; ++i) {
     const LoadKind lk = static_cast<LoadKind>(L.load[i].kind);
     if (lk == LoadKind::MassProportional) {
       const int body = GetMarkerRecord(L, GetLoadRecord(L, i).marker).target;
@@ -321,7 +321,7 @@ inline std::vector<int> BuildForceList(const LayoutView& L) {
 /// compiled.
 inline void SplitForceList(const LayoutView& L, const std::vector<int>& forces, std::vector<int>& constant,
                            std::vector<int>& variable) {
-  MBS_UNROLL for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
+  for (auto e = forces.begin(); e != forces.end(); e += kForceEntryInts) {
     const ForceEntry k = static_cast<ForceEntry>(e[0]);
     bool fixed = false;
     if (k == ForceEntry::CoordinateLoad || k == ForceEntry::BodyMassLoad) {

@@ -99,7 +99,7 @@ MBS_HD SolveInfo RunExplicitSystem(const LayoutView& L, const Real* theta, const
                                    FixedLU<Capacity, Real, Exact>& la, Observer& obs) {
   const int n2 = L.nODE2, n1 = L.nODE1;
   const int size = ExplicitWorkSize(P.solverType, n2, n1);
-  MBS_UNROLL for (int i = 0; i < size; ++i) work[i] = 0;
+  for (int i = 0; i < size; ++i) work[i] = 0;
   ExplicitWork w = MakeExplicitWork(P.solverType, n2, n1, work);
   InitialStateFromTheta(L, theta, w.Y, w.Y + n2, w.Y + 2 * n2);
   la.Resize(n2);
