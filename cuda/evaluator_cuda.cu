@@ -267,11 +267,15 @@ class CudaEvaluator final : public Evaluator {
       if (it != libraries_.end() && cudaLibraryGetKernel(&kernel, it->second, "mbsweep_model_kernel") != cudaSuccess)
         kernel = nullptr;
     }
-    if (!kernel && !noticed_) {
-      std::fprintf(stderr, "mbsweep: %s runs the interpreter's kernel (cuda-interp): %s\n", Name().c_str(), why.c_str());
-      noticed_ = true;
-    }
+    if (!kernel) NoticeInterpreter(why);
     return kernel;
+  }
+
+  /// The one line on stderr, once per evaluator, that the interpreter's kernel runs and why.
+  void NoticeInterpreter(const std::string& why) {
+    if (noticed_) return;
+    std::fprintf(stderr, "mbsweep: %s runs the interpreter's kernel (cuda-interp): %s\n", Name().c_str(), why.c_str());
+    noticed_ = true;
   }
 
   /// Lets the warp-per-system kernel (the generated one, else the interpreter's) use
@@ -289,12 +293,8 @@ class CudaEvaluator final : public Evaluator {
                                                             static_cast<int>(warpSharedBytes), options_.device);
       if (e == cudaSuccess) return generated;
       cudaGetLastError();  // clear it: the interpreter's kernel runs
-      if (!noticed_)
-        std::fprintf(stderr,
-                     "mbsweep: %s runs the interpreter's kernel (cuda-interp): the model kernel cannot have %zu B of "
-                     "shared memory per block: %s\n",
-                     Name().c_str(), warpSharedBytes, cudaGetErrorString(e));
-      noticed_ = true;
+      NoticeInterpreter("the model kernel cannot have " + std::to_string(warpSharedBytes) +
+                        " B of shared memory per block: " + cudaGetErrorString(e));
     }
     MBS_CUDA_CHECK(cudaFuncSetAttribute(WarpFusedKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(warpSharedBytes)));
