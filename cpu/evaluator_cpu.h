@@ -42,7 +42,8 @@ constexpr double kAutoCompileAfterSeconds = 120;
 /// systems on it; without a usable compiler it runs the interpreter (`cpu`) and says so once on
 /// stderr. Each BatchResult's backend names what ran it ("cpu-jit" or "cpu"). Name() is
 /// "cpu-jit"; with compileAfterSeconds above 0 it lists what has run the batches so far, in
-/// order ("cpu", "cpu-jit" or "cpu, then cpu-jit"; "cpu" before the first batch).
+/// order ("cpu", "cpu-jit" or "cpu, then cpu-jit"; "auto" before the first batch, when what
+/// will run is not decided yet).
 std::unique_ptr<Evaluator> CreateCpuJitEvaluator(const CpuJitEvaluatorOptions& options = {});
 
 struct SystemRangeArgs;

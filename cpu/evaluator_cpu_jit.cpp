@@ -22,7 +22,7 @@ class CpuJitEvaluator final : public Evaluator {
       : threads_(ThreadsOrHardware(o.threads)), compileAfter_(o.compileAfterSeconds) {}
   std::string Name() const override {
     if (compileAfter_ <= 0) return "cpu-jit";
-    return ran_.empty() ? "cpu" : ran_;
+    return ran_.empty() ? "auto" : ran_;
   }
 
   /// The result's seconds include finding (or compiling) the model, as BatchResult::seconds is

@@ -63,9 +63,14 @@ class PyStudy {
     std::unique_ptr<Evaluator> local = CreateEvaluator(backend, eo);
     if (ranks.IsRoot()) evaluator_ = std::make_unique<RankEvaluator>(std::move(local), ranks);
     else evaluator_ = std::move(local);
+    processingMode_ = "mbsweep " + evaluator_->Name();
   }
 
   std::string Backend() const { return evaluator_->Name(); }  ///< what has run it (auto: may change)
+  /// The processing mode its results files name and their resume fingerprint holds: the
+  /// evaluator as created, so that a later call resumes a file an earlier one wrote however
+  /// `auto` ran the batches in between.
+  const std::string& ProcessingMode() const { return processingMode_; }
   std::vector<std::string> ParameterNames() const {
     std::vector<std::string> n;
     for (const auto& p : file_.parameters) n.push_back(p.name);
@@ -145,6 +150,7 @@ class PyStudy {
   Layout layout_;
   CompiledObjectives objectives_;
   std::unique_ptr<Evaluator> evaluator_;
+  std::string processingMode_;
 };
 
 /// Runs rank 0's part of a study call (without the GIL), then releases the other ranks. Under
@@ -208,7 +214,7 @@ py::object ParameterVariationPy(PyStudy& study, const py::dict& parameters, bool
   o.resultsFile = resultsFile;
   o.addComputationIndex = addComputationIndex;
   o.resume = resume;
-  o.processingMode = "mbsweep " + study.Backend();
+  o.processingMode = study.ProcessingMode();
   std::optional<ParameterVariationResult> result;
   OnRoot([&] {
     result = ParameterVariation(grid, [&](const Points& points) { return batches.Values(points, column); }, o);

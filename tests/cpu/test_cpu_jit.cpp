@@ -332,7 +332,7 @@ TEST(CpuJit, TorsionalSpringUserFunction) {
 // compiled already runs from the first batch. A batch larger than its first part (one thread:
 // 64 systems) that reaches compileAfterSeconds with the time its first part predicts for the
 // rest runs the rest compiled. Each batch's backend names what ran it; Name() lists what has
-// run so far.
+// run so far ("auto" before the first batch).
 TEST(CpuJit, AutoInterpretsFirstThenCompiles) {
   if (!HaveCompiler()) GTEST_SKIP() << "no C++ compiler for the JIT";
   namespace fs = std::filesystem;
@@ -354,7 +354,7 @@ TEST(CpuJit, AutoInterpretsFirstThenCompiles) {
   CpuJitEvaluatorOptions soon;
   soon.compileAfterSeconds = 1e-9;  // any batch takes longer
   const auto tiered = CreateCpuJitEvaluator(soon);
-  EXPECT_EQ(tiered->Name(), "cpu");
+  EXPECT_EQ(tiered->Name(), "auto");  // nothing has run yet
   const BatchResult first = tiered->Evaluate(p);
   EXPECT_EQ(first.backend, "cpu");
   EXPECT_EQ(first.status, interpreted.status);

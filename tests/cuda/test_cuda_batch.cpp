@@ -445,7 +445,8 @@ TEST(Evaluators, FactoryByName) {
   EXPECT_EQ(CreateEvaluator("cpu")->Name(), "cpu");
   std::string why;
   const bool have = CudaAvailable(&why);
-  EXPECT_EQ(CreateEvaluator("auto")->Name(), have ? "cuda" : "cpu");
+  // without a GPU, what `auto` runs is decided by its batches (the interpreter, then compiled code)
+  EXPECT_EQ(CreateEvaluator("auto")->Name(), have ? "cuda" : "auto");
   EXPECT_EQ(CreateEvaluator("cpu-jit")->Name(), "cpu-jit");
   if (!have) {
     try {

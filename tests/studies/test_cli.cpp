@@ -697,6 +697,9 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
     const std::string out = OutDir(name);
     const CliRun r = CliInChild({"sweep", study, "--backend", "auto", "--out", out, "--quiet"});
     EXPECT_EQ(r.code, 0) << r.err;
+    // results.txt is written before the first batch: without a GPU, what runs is not decided yet
+    const std::string mode = gpu ? "(processing=mbsweep cuda)" : "(processing=mbsweep auto)";
+    EXPECT_NE(ReadText(out + "/results.txt").find(mode), std::string::npos) << mode;
     return ReadJson(out + "/summary.json")["backend"].get<std::string>();
   };
   auto libraries = [&cache] {

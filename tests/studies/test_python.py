@@ -70,6 +70,27 @@ class ParameterVariationTest(unittest.TestCase):
         self.assertAlmostEqual(values[0], 0.02, delta=1e-12)
         self.assertTrue(math.isnan(values[1]))  # mass < 0: invalid_parameter
 
+    def test_auto_resumes_the_file_it_wrote(self):
+        # `auto` without a GPU is undecided before its first batch and names what ran after it
+        # (study.backend: "cpu", or "cpu-jit" for a model compiled already); the results file's
+        # processing mode, part of the resume fingerprint, stays the evaluator as created, so a
+        # second call resumes the first one's file instead of refusing it
+        study = mbsweep.Study(STATIC)
+        created = study.backend
+        self.assertIn(created, ("auto", "cuda"))
+        grid = {"k": [4000.0, 8000.0], "f": (10, 80, 3)}
+        with tempfile.TemporaryDirectory() as d:
+            results = os.path.join(d, "results.txt")
+            [p, first] = mbsweep.ParameterVariation(study, grid, resultsFile=results, chunkSize=2)
+            with open(results) as f:
+                written = f.read()
+            self.assertIn("(processing=mbsweep " + created + ")", written)
+            [_, again] = mbsweep.ParameterVariation(study, grid, resultsFile=results, chunkSize=2, resume=True)
+            np.testing.assert_array_equal(again, first)
+            with open(results) as f:
+                self.assertEqual(f.read(), written)
+        np.testing.assert_allclose(first, p["f"] / p["k"], rtol=1e-9)  # x = f/k
+
 
 class GeneticOptimizationTest(unittest.TestCase):
     def test_exudyns_slider_crank_optimum(self):
