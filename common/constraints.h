@@ -80,7 +80,7 @@ MBS_HD_NOINLINE void NodeConstraintLocal(const LayoutView& L, const Real* theta,
 MBS_HD_INLINE int ConstraintNodeCount(const LayoutView& L) {
   return ModelHasKind(NodeKind::RigidBodyEP) ? L.nConstraintNodes : 0;
 }
-MBS_HD_INLINE int ConstraintObjectCount(const LayoutView& L) {
+MBS_HD_INLINE constexpr int ConstraintObjectCount(const LayoutView& L) {
   return ModelHasCategory(ObjectCategory::Constraint) ? L.nConstraintObjects : 0;
 }
 
@@ -137,11 +137,12 @@ MBS_HD_NOINLINE void AddConstraintReactionsAndAE(const LayoutView& L, const Real
   AngleCache angles;  // the planar joints' rotation angles
   for (int k = 0; k < ConstraintNodeCount(L); ++k)
     detail::NodeConstraintResidual(L, theta, q, v, lambda, index2, ConstraintNode(L, k), f, c);
-  for (int k = 0; k < ConstraintObjectCount(L); ++k) {
-    const int i = ConstraintObject(L, k);
-    if (ConstraintResidual(L, theta, t, q, v, index2, i, lambda, angles, f, c)) continue;
-    detail::GeneralConstraintResidual(L, theta, t, q, v, lambda, index2, i, f, c);
-  }
+  const LayoutView& C = MBS_LAYOUT_CONSTANT(L);
+  ForEachIndex(MBS_ITEM_COUNT(ConstraintObjectCount(C)), [&](auto k) MBS_LAMBDA_FORCEINLINE {
+    const int i = ConstraintObject(C, k);
+    if (!ConstraintResidual(C, theta, t, q, v, index2, i, lambda, angles, f, c))
+      detail::GeneralConstraintResidual(C, theta, t, q, v, lambda, index2, i, f, c);
+  });
 }
 MBS_SCALAR_LOOPS_END
 

@@ -38,6 +38,14 @@
 #define MBS_HD_FORCEINLINE inline
 #endif
 
+/// After the parameter list of a lambda that the host compiler must inline, as it does
+/// MBS_HD_FORCEINLINE functions (the bodies of ForEachIndex, common/layout_records.h).
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define MBS_LAMBDA_FORCEINLINE __attribute__((always_inline))
+#else
+#define MBS_LAMBDA_FORCEINLINE
+#endif
+
 /// Rarely taken paths of the integrators (the start of a run, rejected steps, Newton
 /// restarts): out of line on the host and the device, so that the hot Newton loop around
 /// them stays small where the integrator is inlined into its caller.

@@ -76,17 +76,20 @@ struct LayoutView {
 /// time (device code cannot read a static reference member, and a conversion through `this`
 /// kept the integrator's object, and with it the whole workspace, in a kernel's local memory).
 /// Without it (the interpreter and its kernels) they are members set from the constructor's
-/// layout.
+/// layout. MBS_LAYOUT_CONSTANT(L) is the constant itself in generated code (a reference
+/// initialized with it is usable in constant expressions, the parameter L is not), L otherwise.
 #ifdef MBSWEEP_MODEL_LAYOUT
 #define MBS_LAYOUT_MEMBER(name) static constexpr mbsweep_model::ModelLayout name{}
 #define MBS_LAYOUT_SIZE_MEMBER(name, field) static constexpr int name = MBSWEEP_MODEL_LAYOUT.field
 #define MBS_LAYOUT_INIT(name, value)
 #define MBS_LAYOUT_SIZE_INIT(name, value)
+#define MBS_LAYOUT_CONSTANT(L) MBSWEEP_MODEL_LAYOUT
 #else
 #define MBS_LAYOUT_MEMBER(name) const LayoutView& name
 #define MBS_LAYOUT_SIZE_MEMBER(name, field) int name = 0
 #define MBS_LAYOUT_INIT(name, value) name(value),
 #define MBS_LAYOUT_SIZE_INIT(name, value) name = value;
+#define MBS_LAYOUT_CONSTANT(L) L
 #endif
 
 /// A user-function expression of the model (common/expression.h): where its program starts in

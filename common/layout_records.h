@@ -48,6 +48,8 @@
 ///                 some algebraic equation is of another kind (Layout::eliminationRefusal).
 #pragma once
 
+#include <type_traits>
+
 #include "common/layout.h"
 
 namespace mbsweep {
@@ -135,10 +137,42 @@ enum class PlanarMarker : int {
 };
 constexpr int kPlanarMarkerInts = 5;
 
+/// A loop over a model's items: ForEachIndex(MBS_ITEM_COUNT(count), body) calls the generic lambda
+/// body(k) for k from 0 to count - 1. In the interpreter a loop, k an int. In code generated for
+/// one model, count is a constant expression of the constant layout (MBS_LAYOUT_CONSTANT) and, up
+/// to kMaxUnrolledItems items, the calls are written out one by one, k a std::integral_constant:
+/// each call is a function of its own, inlined, in which the item's index, read from the constant
+/// layout by the constexpr accessors below, is a constant expression; its kind, records and
+/// indices fold at compile time, and its dispatch into its one case before the inliner weighs the
+/// item's physics (the slider-crank's constraint residual: half the instructions of the loop).
+/// Code generated for one model includes this header after its constants.
+constexpr int kMaxUnrolledItems = 64;
+template <class F> MBS_HD_FORCEINLINE void ForEachIndex(int count, const F& body) {
+  MBS_UNROLL for (int k = 0; k < count; ++k) body(k);
+}
+#ifdef MBSWEEP_MODEL_LAYOUT
+#define MBS_ITEM_COUNT(count) std::integral_constant<int, (count)>()
+template <int K, int N, class F> MBS_HD_FORCEINLINE void ForEachIndexFrom(const F& body) {
+  if constexpr (K < N) {
+    body(std::integral_constant<int, K>());
+    ForEachIndexFrom<K + 1, N>(body);
+  }
+}
+template <int N, class F> MBS_HD_FORCEINLINE void ForEachIndex(std::integral_constant<int, N>, const F& body) {
+  if constexpr (N <= kMaxUnrolledItems) {
+    ForEachIndexFrom<0, N>(body);
+  } else {
+    ForEachIndex(N, body);
+  }
+}
+#else
+#define MBS_ITEM_COUNT(count) (count)
+#endif
+
 /// Node index of the k-th node with algebraic equations (k < nConstraintNodes).
 MBS_HD_INLINE int ConstraintNode(const LayoutView& L, int k) { return L.ints[L.constraintList + k]; }
 /// Object index of the k-th constraint object (k < nConstraintObjects).
-MBS_HD_INLINE int ConstraintObject(const LayoutView& L, int k) {
+MBS_HD_INLINE constexpr int ConstraintObject(const LayoutView& L, int k) {
   return L.ints[L.constraintList + L.nConstraintNodes + k];
 }
 

@@ -234,25 +234,26 @@ MBS_HD_NOINLINE void LoadLocal(const LayoutView& L, const Real* theta, Real t, c
 /// Assembles the mass matrix into sink M (entries are added; the caller zeroes M).
 template <class Sink> MBS_HD void ComputeMassMatrix(const LayoutView& L, const Real* theta, const Real* q, Sink& M) {
   Real Mloc[kMaxNodeCoords * kMaxNodeCoords];
-  MBS_UNROLL for (int i = 0; i < L.nObjects; ++i) {
-    const ObjectKind k = static_cast<ObjectKind>(L.object[i].kind);
-    if (!IsMassBody(k) && k != ObjectKind::GenericODE2) continue;
-    const ObjectRecord o = GetObjectRecord(L, i);
-    if (IsMassBody(k) && AddConstantBodyMass(L, theta, i, M)) continue;
+  const LayoutView& C = MBS_LAYOUT_CONSTANT(L);
+  ForEachIndex(MBS_ITEM_COUNT(C.nObjects), [&](auto i) MBS_LAMBDA_FORCEINLINE {
+    const ObjectKind k = static_cast<ObjectKind>(C.object[i].kind);
+    if (!IsMassBody(k) && k != ObjectKind::GenericODE2) return;
+    const ObjectRecord o = GetObjectRecord(C, i);
+    if (IsMassBody(k) && AddConstantBodyMass(C, theta, i, M)) return;
     if (CoordinateDependentMass(k)) {  // the other bodies' mass is constant
-      ObjectLocalMass(L, theta, q, i, Mloc);
+      ObjectLocalMass(C, theta, q, i, Mloc);
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)
           if (Mloc[a * n + b] != 0) M.add(o.ltgODE2[a], o.ltgODE2[b], Mloc[a * n + b]);
     } else if (k == ObjectKind::GenericODE2 && o.extra[0]) {
-      const Real* Mg = theta + L.object[i].theta;
+      const Real* Mg = theta + C.object[i].theta;
       const int n = o.nLocalODE2;
       for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)
           if (Mg[a * n + b] != 0) M.add(o.ltgODE2[a], o.ltgODE2[b], Mg[a * n + b]);
     }
-  }
+  });
 }
 
 /// True if the mass matrix of system (L, theta) does not depend on q: the layout says so, or
@@ -344,16 +345,21 @@ MBS_HD_INLINE Real CoordinateSpringDamperUserForce(const LayoutView& L, const Re
 }
 
 namespace detail {
-/// Adds `count` force-list entries from e on to f (ComputeODE2RHS's loop).
-MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, const int* e, int count, Real t,
-                                        const Real* q, const Real* v, Real loadFactor, Real* f,
-                                        TimeFunctionCache* cache) {
+/// Adds the entries of the force list that starts at ints offset L.*List (L.*Count entries) on
+/// to f (ComputeODE2RHS's loop; a ForEachIndex over the model's items).
+template <int LayoutView::*List, int LayoutView::*Count>
+MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
+                                        Real loadFactor, Real* f, TimeFunctionCache* cache) {
   Real loc[kMaxConnectorCoords];
-  MBS_UNROLL for (int j = 0; j < count; ++j, e += kForceEntryInts) {
-    const int i = e[1];
-    switch (static_cast<ForceEntry>(e[0])) {
+  const LayoutView& C = MBS_LAYOUT_CONSTANT(L);
+  const int list = C.*List;
+  ForEachIndex(MBS_ITEM_COUNT(C.*Count), [&](auto j) MBS_LAMBDA_FORCEINLINE {
+    const int* e = C.ints + list + kForceEntryInts * j;  // [kind, item, a, b]
+    const ForceEntry kind = static_cast<ForceEntry>(C.ints[list + kForceEntryInts * j]);
+    const int i = C.ints[list + kForceEntryInts * j + 1];
+    switch (kind) {
       case ForceEntry::CoordinateSpringDamper: {    // applied directly to the two coordinates
-        const Real* p = theta + L.object[i].theta;  // stiffness, damping, offset
+        const Real* p = theta + C.object[i].theta;  // stiffness, damping, offset
         const int g0 = e[2], g1 = e[3];
         const Real dq = (g1 >= 0 ? q[g1] : 0) - (g0 >= 0 ? q[g0] : 0);
         const Real dv = (g1 >= 0 ? v[g1] : 0) - (g0 >= 0 ? v[g0] : 0);
@@ -365,22 +371,22 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
       }
       case ForceEntry::CoordinateSpringDamperUser: {
         const int g0 = e[2], g1 = e[3];
-        const Real force = CoordinateSpringDamperUserForce(L, theta, i, t, q, v, g0, g1);
+        const Real force = CoordinateSpringDamperUserForce(C, theta, i, t, q, v, g0, g1);
         if (g0 >= 0) f[g0] += force;
         if (g1 >= 0) f[g1] -= force;
         break;
       }
       case ForceEntry::LocalObject: {
-        if (!LocalEntryHasRHS(L, theta, e)) break;
-        const ObjectRecord o = GetObjectRecord(L, i);
-        ObjectLocalRHS(L, theta, t, q, v, i, loc);
+        if (!LocalEntryHasRHS(C, theta, e)) break;
+        const ObjectRecord o = GetObjectRecord(C, i);
+        ObjectLocalRHS(C, theta, t, q, v, i, loc);
         for (int a = 0; a < o.nLocalODE2; ++a) f[o.ltgODE2[a]] += loc[a];
         break;
       }
       case ForceEntry::GenericODE2: {
-        const ObjectRecord o = GetObjectRecord(L, i);
+        const ObjectRecord o = GetObjectRecord(C, i);
         const int n = o.nLocalODE2;
-        const Real* p = theta + L.object[i].theta;
+        const Real* p = theta + C.object[i].theta;
         if (o.extra[0]) p += n * n;
         const Real* K = o.extra[1] ? p : nullptr;
         if (o.extra[1]) p += n * n;
@@ -398,13 +404,13 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
         break;
       }
       case ForceEntry::CoordinateLoad:  // one scalar on one coordinate
-        f[e[2]] += LoadValueAt(L, theta, i, t, loadFactor, cache)[0];
+        f[e[2]] += LoadValueAt(C, theta, i, t, loadFactor, cache)[0];
         break;
       case ForceEntry::BodyMassLoad: {  // LoadLocal's common case, without its decoding
         Real mass;
         int n;
-        if (BodyMassLoadAtNode(L, theta, e[2], mass, n)) {
-          const Vec3 vec = mass * LoadValueAt(L, theta, i, t, loadFactor, cache);
+        if (BodyMassLoadAtNode(C, theta, e[2], mass, n)) {
+          const Vec3 vec = mass * LoadValueAt(C, theta, i, t, loadFactor, cache);
           for (int a = 0; a < n; ++a) f[e[3] + a] += vec[a];
           break;
         }
@@ -413,12 +419,12 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
       case ForceEntry::Load: {
         if (!ModelHasLocalLoads()) break;
         int first, n;
-        LoadLocal(L, theta, t, q, v, loadFactor, i, loc, first, n);
+        LoadLocal(C, theta, t, q, v, loadFactor, i, loc, first, n);
         for (int a = 0; a < n; ++a) f[first + a] += loc[a];
         break;
       }
     }
-  }
+  });
 }
 }  // namespace detail
 
@@ -428,7 +434,7 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
 MBS_HD_NOINLINE void ComputeODE2RHS(const LayoutView& L, const Real* theta, Real t, const Real* q, const Real* v,
                                     Real loadFactor, Real* f, TimeFunctionCache* cache = nullptr) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
-  detail::AddForceEntries(L, theta, L.ints + L.forceList, L.nForces, t, q, v, loadFactor, f, cache);
+  detail::AddForceEntries<&LayoutView::forceList, &LayoutView::nForces>(L, theta, t, q, v, loadFactor, f, cache);
 }
 
 /// The sum of the constant loads (the layout's constant force list, LayoutView::
@@ -445,8 +451,8 @@ MBS_HD_NOINLINE bool ComputeConstantODE2Forces(const LayoutView& L, const Real* 
   }
   for (int i = 0; i < L.nODE2; ++i) f[i] = 0;
   // reads neither q nor v
-  detail::AddForceEntries(L, theta, L.ints + L.constantForceList, L.nConstantForces, 0, nullptr, nullptr, 1, f,
-                          nullptr);
+  detail::AddForceEntries<&LayoutView::constantForceList, &LayoutView::nConstantForces>(L, theta, 0, nullptr, nullptr,
+                                                                                        1, f, nullptr);
   return true;
 }
 
@@ -468,7 +474,7 @@ MBS_HD_NOINLINE void ComputeODE2RHSFromConstant(const LayoutView& L, const Real*
                                                 const Real* v, const Real* fConstant, Real* f,
                                                 TimeFunctionCache* cache = nullptr) {
   for (int i = 0; i < L.nODE2; ++i) f[i] = fConstant[i];
-  detail::AddForceEntries(L, theta, L.ints + L.variableForceList, L.nVariableForces, t, q, v, 1, f, cache);
+  detail::AddForceEntries<&LayoutView::variableForceList, &LayoutView::nVariableForces>(L, theta, t, q, v, 1, f, cache);
 }
 
 /// ODE1 right-hand side f1(t, y) (overwrites f1[0..nODE1)).
