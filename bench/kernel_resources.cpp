@@ -8,7 +8,7 @@
 // for a benchmark model), registers, stack frame bytes, spill store and load bytes, compile
 // seconds and whether the cache had it.
 //
-//   kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]
+//   kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]   (a benchmark model or a study file)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +22,13 @@
 using namespace mbsweep;
 namespace fs = std::filesystem;
 
+/// The compiled model of a study file, and the number of its objectives.
+static Layout StudyLayout(const std::string& path, int& objectives) {
+  const StudyFile study = LoadStudyFile(path);
+  objectives = study.ObjectiveCount();
+  return study.model.Compile();
+}
+
 int main(int argc, char** argv) {
   std::string out = "kernel_resources", arch = "sm_90";
   std::vector<std::string> models{"oscillator", "pendulum2d", "slidercrank", "chain3d"};
@@ -33,7 +40,9 @@ int main(int argc, char** argv) {
     else if (a == "--arch" && !v.empty()) arch = v;
     else if (a == "--models" && !v.empty()) models = bench::SplitList(v);
     else {
-      std::fprintf(stderr, "usage: kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]\n");
+      std::fprintf(stderr,
+                   "usage: kernel_resources [--out DIR] [--arch sm_90] [--models a,b,...]\n"
+                   "  each model a benchmark model (bench/models.h) or a study file (.yaml)\n");
       return 2;
     }
   }
@@ -44,10 +53,15 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const std::string& model : models) {
     const bool file = model.size() > 5 && model.substr(model.size() - 5) == ".yaml";
-    const StudyFile study = file ? LoadStudyFile(model) : StudyFile{};
-    const Model m = file ? study.model : bench::BuildBenchModel(model);
-    const int objectives = file ? study.ObjectiveCount() : 2;  // bench_batch's two MaxAbs objectives
-    const Layout layout = m.Compile();
+    Layout layout;
+    int objectives = 2;  // bench_batch's two MaxAbs objectives
+    try {
+      layout = file ? StudyLayout(model, objectives) : bench::BuildBenchModel(model).Compile();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "kernel_resources: %s\n", e.what());
+      ++failures;
+      continue;
+    }
     const std::string name = file ? fs::path(model).stem().string() : model;
     const LayoutView v = layout.View();
     // generalized-alpha one thread and one warp per system, explicit one thread per system

@@ -354,9 +354,10 @@ MBS_HD_FORCEINLINE void AddForceEntries(const LayoutView& L, const Real* theta, 
   const LayoutView& C = MBS_LAYOUT_CONSTANT(L);
   const int list = C.*List;
   ForEachIndex(MBS_ITEM_COUNT(C.*Count), [&](auto j) MBS_LAMBDA_FORCEINLINE {
-    const int* e = C.ints + list + kForceEntryInts * j;  // [kind, item, a, b]
-    const ForceEntry kind = static_cast<ForceEntry>(C.ints[list + kForceEntryInts * j]);
-    const int i = C.ints[list + kForceEntryInts * j + 1];
+    const int at = list + kForceEntryInts * j;  // the entry [kind, item, a, b]
+    const int* e = C.ints + at;
+    const ForceEntry kind = static_cast<ForceEntry>(C.ints[at]);  // not e[0]: a constant expression in generated code
+    const int i = C.ints[at + 1];
     switch (kind) {
       case ForceEntry::CoordinateSpringDamper: {    // applied directly to the two coordinates
         const Real* p = theta + C.object[i].theta;  // stiffness, damping, offset
