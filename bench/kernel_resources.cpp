@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
               "spill loads", "seconds", "cached");
   int failures = 0;
   for (const std::string& model : models) {
-    const bool file = model.size() > 5 && model.substr(model.size() - 5) == ".yaml";
+    const bool file = fs::path(model).extension() == ".yaml";
     Layout layout;
     int objectives = 2;  // bench_batch's two MaxAbs objectives
     try {
