@@ -166,9 +166,10 @@ struct AheadOfTimeModel {
 };
 
 /// Compiles the code generated for `layout` and batches of `objectives` objectives: the `cpu-jit`
-/// shared object (with the system's C++ compiler) and, for the integrator family of `solver`,
-/// the thread-per-system kernel for each GPU architecture in `archs` ("sm_90", with NVRTC: no
-/// GPU needed), or finds them in the cache.
+/// shared object (with the system's C++ compiler, alongside NVRTC) and, for the integrator
+/// family of `solver`, the kernel `cuda` runs (thread or warp per system) for each GPU
+/// architecture in `archs` ("sm_90", with NVRTC: no GPU needed), or finds them in the cache;
+/// the `cpu-jit` result first, then one per architecture.
 /// A later run on `cpu-jit` or `cuda` then starts at once, on a GPU node of a cluster too when
 /// the cache folder is shared. Throws ValidationError, before compiling anything, for an
 /// architecture NVRTC does not compile for and for any architecture in a build without CUDA.
