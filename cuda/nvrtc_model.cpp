@@ -104,9 +104,16 @@ void ParseKernelResources(CudaModelBinary& m) {
   }
 }
 
+/// The kernels this process has loaded, by key. The map's lock is held only to find a key's
+/// entry; the entry's own lock through its compilation, so that kernels of different keys (one
+/// per --arch of `mbsweep compile`) compile at once, and a key compiles once.
 struct Loaded {
+  struct Entry {
+    std::mutex mutex;
+    std::shared_ptr<const CudaModelBinary> model;  ///< null until compiled or read
+  };
   std::mutex mutex;
-  std::map<std::string, std::shared_ptr<const CudaModelBinary>> models;
+  std::map<std::string, std::shared_ptr<Entry>> models;
 };
 Loaded& LoadedModels() {
   static Loaded loaded;
@@ -158,9 +165,15 @@ std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bo
   const std::string key = HashHex(keyText);
 
   Loaded& loaded = LoadedModels();
-  std::lock_guard<std::mutex> lock(loaded.mutex);
-  auto it = loaded.models.find(key);
-  if (it != loaded.models.end()) return it->second;
+  std::shared_ptr<Loaded::Entry> entry;
+  {
+    std::lock_guard<std::mutex> lock(loaded.mutex);
+    std::shared_ptr<Loaded::Entry>& e = loaded.models[key];
+    if (!e) e = std::make_shared<Loaded::Entry>();
+    entry = e;
+  }
+  std::lock_guard<std::mutex> lock(entry->mutex);
+  if (entry->model) return entry->model;
 
   auto model = std::make_shared<CudaModelBinary>();
   model->key = key;
@@ -192,7 +205,7 @@ std::shared_ptr<const CudaModelBinary> CompileCudaModel(const Layout& layout, bo
   model->path = base + ".cubin";
   ParseKernelResources(*model);
   model->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  loaded.models[key] = model;
+  entry->model = model;
   return model;
 }
 

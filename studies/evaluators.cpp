@@ -84,9 +84,10 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   if (!archs.empty())
     throw ValidationError("--arch " + archs.front() + ": this build has no CUDA backend (configured without a CUDA compiler)");
 #endif
-  // the system compiler runs in a process of its own while NVRTC compiles the kernels here: the
-  // slider-crank's `mbsweep compile --arch sm_90` waits for the longer of the two, not their sum
-  std::future<AheadOfTimeModel> cpuJit = std::async(std::launch::async, [&layout, objectives] {
+  // every target compiles at once, on a thread of its own (the system compiler in a process of its
+  // own, NVRTC in this one): `mbsweep compile` waits for the longest, not for their sum
+  std::vector<std::future<AheadOfTimeModel>> jobs;
+  jobs.push_back(std::async(std::launch::async, [&layout, objectives] {
     AheadOfTimeModel cpu;
     cpu.target = "cpu-jit";
     if (const auto m = CompileModel(layout, objectives, &cpu.error)) {
@@ -96,8 +97,7 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
       cpu.seconds = m->cacheHit ? m->loadSeconds : m->compileSeconds;
     }
     return cpu;
-  });
-  std::vector<AheadOfTimeModel> out;
+  }));
 #ifdef MBSWEEP_HAVE_CUDA
   const bool explicitSolver = IsExplicitSolverType(solver);
   const LayoutView v = layout.View();
@@ -112,25 +112,27 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   } catch (const ValidationError& e) {
     runs = std::string("no evaluator runs it: ") + e.what();
   }
-  for (const std::string& arch : archs) {
-    AheadOfTimeModel k;
-    k.target = "cuda " + arch;
-    if (const auto b = CompileCudaModel(layout, explicitSolver, objectives, arch, &k.error, warp)) {
-      k.error.clear();
-      k.path = b->path;
-      k.cacheHit = b->cacheHit;
-      k.seconds = b->seconds;
-      char text[160];
-      std::snprintf(text, sizeof text, "%d registers, %d B stack, %d B spill stores per thread; ", b->registers,
-                    b->stackBytes, b->spillStores);
-      k.details = text + runs;
-    }
-    out.push_back(k);
-  }
+  for (const std::string& arch : archs)
+    jobs.push_back(std::async(std::launch::async, [&layout, objectives, explicitSolver, warp, runs, arch] {
+      AheadOfTimeModel k;
+      k.target = "cuda " + arch;
+      if (const auto b = CompileCudaModel(layout, explicitSolver, objectives, arch, &k.error, warp)) {
+        k.error.clear();
+        k.path = b->path;
+        k.cacheHit = b->cacheHit;
+        k.seconds = b->seconds;
+        char text[160];
+        std::snprintf(text, sizeof text, "%d registers, %d B stack, %d B spill stores per thread; ", b->registers,
+                      b->stackBytes, b->spillStores);
+        k.details = text + runs;
+      }
+      return k;
+    }));
 #else
   (void)solver;
 #endif
-  out.insert(out.begin(), cpuJit.get());
+  std::vector<AheadOfTimeModel> out;
+  for (std::future<AheadOfTimeModel>& job : jobs) out.push_back(job.get());
   return out;
 }
 

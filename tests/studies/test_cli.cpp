@@ -758,12 +758,18 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
   if (cuda) {
     EXPECT_NE(bad.err.find(" does not compile for it (valid: "), std::string::npos) << bad.err;
     EXPECT_NE(bad.err.find("sm_90"), std::string::npos) << bad.err;
-    const CliRun kernel = Cli({"compile", study, "--arch", "sm_90"});
+    const CliRun kernel = Cli({"compile", study, "--arch", "sm_90", "--arch", "sm_80"});
     EXPECT_EQ(kernel.code, 0) << kernel.err << kernel.out;
-    const std::string k = lineOf(kernel.out, "cuda sm_90   ");
-    // cpu-jit compiles alongside NVRTC, and its line still comes first
-    EXPECT_LT(kernel.out.find("\ncpu-jit "), kernel.out.find("\ncuda sm_90   ")) << kernel.out;
+    const std::string k = lineOf(kernel.out, "cuda sm_90   "), k80 = lineOf(kernel.out, "cuda sm_80   ");
+    // the targets compile at once, and their lines come in the order of the command line
+    const size_t cpuAt = kernel.out.find("\ncpu-jit "), at90 = kernel.out.find("\ncuda sm_90   "),
+                 at80 = kernel.out.find("\ncuda sm_80   ");
+    EXPECT_LT(cpuAt, at90) << kernel.out;
+    EXPECT_LT(at90, at80) << kernel.out;
+    EXPECT_NE(at80, std::string::npos) << kernel.out;
     EXPECT_EQ(fileOf(k).rfind(cache + "/cuda-", 0), 0u) << kernel.out;
+    EXPECT_EQ(fileOf(k80).rfind(cache + "/cuda-", 0), 0u) << kernel.out;
+    EXPECT_NE(fileOf(k80), fileOf(k)) << kernel.out;
     const std::string details = lineOf(kernel.out, std::string(13, ' '));
     EXPECT_GT(std::atoi(details.c_str()), 0) << kernel.out;  // its registers
     EXPECT_NE(details.find(" registers, "), std::string::npos) << kernel.out;
