@@ -166,10 +166,10 @@ struct AheadOfTimeModel {
 };
 
 /// Compiles the code generated for `layout` and batches of `objectives` objectives: the `cpu-jit`
-/// shared object (with the system's C++ compiler, alongside NVRTC) and, for the integrator
-/// family of `solver`, the kernel `cuda` runs (thread or warp per system) for each GPU
-/// architecture in `archs` ("sm_90", with NVRTC: no GPU needed), or finds them in the cache;
-/// the `cpu-jit` result first, then one per architecture.
+/// shared object (with the system's C++ compiler) and, for the integrator family of `solver`,
+/// the kernel `cuda` runs (thread or warp per system) for each GPU architecture in `archs`
+/// ("sm_90", with NVRTC: no GPU needed), or finds them in the cache; all at once, each on a
+/// thread of its own. The `cpu-jit` result first, then one per architecture in `archs`' order.
 /// A later run on `cpu-jit` or `cuda` then starts at once, on a GPU node of a cluster too when
 /// the cache folder is shared. Throws ValidationError, before compiling anything, for an
 /// architecture NVRTC does not compile for and for any architecture in a build without CUDA.

@@ -761,7 +761,7 @@ TEST(Cli, CompileFillsTheCacheOfCompiledModels) {
     const CliRun kernel = Cli({"compile", study, "--arch", "sm_90", "--arch", "sm_80"});
     EXPECT_EQ(kernel.code, 0) << kernel.err << kernel.out;
     const std::string k = lineOf(kernel.out, "cuda sm_90   "), k80 = lineOf(kernel.out, "cuda sm_80   ");
-    // the targets compile at once, and their lines come in the order of the command line
+    // the targets compile at once; their lines come in the order of the command line
     const size_t cpuAt = kernel.out.find("\ncpu-jit "), at90 = kernel.out.find("\ncuda sm_90   "),
                  at80 = kernel.out.find("\ncuda sm_80   ");
     EXPECT_LT(cpuAt, at90) << kernel.out;
