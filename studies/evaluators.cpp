@@ -84,8 +84,7 @@ std::vector<AheadOfTimeModel> CompileAhead(const Layout& layout, DynamicSolverTy
   if (!archs.empty())
     throw ValidationError("--arch " + archs.front() + ": this build has no CUDA backend (configured without a CUDA compiler)");
 #endif
-  // every target compiles at once, on a thread of its own (the system compiler in a process of its
-  // own, NVRTC in this one): `mbsweep compile` waits for the longest, not for their sum
+  // one thread per target (common/batch.h): `mbsweep compile` waits for the longest, not the sum
   std::vector<std::future<AheadOfTimeModel>> jobs;
   jobs.push_back(std::async(std::launch::async, [&layout, objectives] {
     AheadOfTimeModel cpu;
